@@ -1,0 +1,5 @@
+import sys
+
+from attncheck.cli import main
+
+sys.exit(main())

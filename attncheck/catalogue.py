@@ -1,0 +1,223 @@
+"""The lecture's catalogue: every result attncheck vouches for, each beside its wrong twins.
+
+An :class:`Entry` is a true statement (a derivation or a one-step claim) and the
+mistakes notes make in its place; ``attncheck check`` passes only when every true
+statement holds and every twin is rejected.
+
+>>> [e.key for e in CATALOGUE][:3]
+['var-qk-single', 'e-dot', 'var-dot']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sympy import Integer, sqrt
+
+from derivations import (
+    INDEX,
+    Derivation,
+    DistributedAs,
+    Dot,
+    E,
+    Family,
+    Independent,
+    MeanIs,
+    Model,
+    Var,
+    VarianceIs,
+)
+from derivations.lecture import (
+    D_K,
+    LECTURE,
+    TEXTBOOK,
+    claim,
+    e_dot,
+    var_dot,
+    var_qk_single,
+    var_scaled_dot,
+)
+
+__all__ = ["CATALOGUE", "Entry", "MODELS"]
+
+d = D_K
+q, k = Family("q").base, Family("k").base
+
+
+def _model(dist: str, dependent: bool = False) -> Model:
+    return Model(
+        (Family("q", dist), Family("k", dist)),  # type: ignore[arg-type]
+        dim=D_K,
+        dependent=(("q", "k"),) if dependent else (),
+    )
+
+
+#: The models the catalogue uses, by name (the numeric side samples the same ones).
+MODELS: dict[str, Model] = {
+    "lecture": LECTURE,
+    "moments": _model("moments"),
+    "normal": _model("normal"),
+    "normal-corr": _model("normal", dependent=True),
+    "uniform": _model("uniform"),
+    "rademacher": _model("rademacher"),
+}
+
+ZERO_MEANS = (MeanIs("q"), MeanIs("k"))
+UNIT_VARS = (VarianceIs("q"), VarianceIs("k"))
+STANDARD = ZERO_MEANS + UNIT_VARS
+
+mq, mk = Family("q").mean, Family("k").mean
+sq, sk = Family("q").std, Family("k").std
+rho = MODELS["normal-corr"].rho("q", "k")
+kq, kk = (Family(n).standardized_moment(4) for n in ("q", "k"))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A true statement and the wrong twins that must be rejected beside it."""
+
+    key: str
+    truth: Derivation
+    twins: tuple[Derivation, ...]
+
+
+def _entries() -> tuple[Entry, ...]:
+    ind = MODELS["moments"]
+    var_general = d * (sq**2 * sk**2 + mq**2 * sk**2 + mk**2 * sq**2)
+    return (
+        Entry(
+            "var-qk-single",
+            var_qk_single(),
+            (
+                claim(
+                    "Var(q_i k_i) = Var(q_i) Var(k_i) without zero means",
+                    Var(q[INDEX] * k[INDEX]),
+                    Var(q[INDEX]) * Var(k[INDEX]),
+                    (Independent("q", "k"),),
+                ),
+            ),
+        ),
+        Entry(
+            "e-dot",
+            e_dot(),
+            (
+                claim("E(q·k) = d_k", E(Dot(q, k)), d),
+                claim(
+                    "E(q·k) = 0 without zero means",
+                    E(Dot(q, k)),
+                    Integer(0),
+                    UNIT_VARS + (Independent("q", "k"),),
+                ),
+            ),
+        ),
+        Entry(
+            "var-dot",
+            var_dot(),
+            (
+                claim("Var(q·k) = √d_k", Var(Dot(q, k)), sqrt(d)),
+                claim("Var(q·k) = d_k²", Var(Dot(q, k)), d**2),
+            ),
+        ),
+        Entry(
+            "var-scaled-dot",
+            var_scaled_dot(),
+            (claim("Var(q·k/d_k) = 1", Var(Dot(q, k) / d), Integer(1)),),
+        ),
+        Entry(
+            "e-dot-general",
+            claim("E(q·k) = d_k μ_q μ_k", E(Dot(q, k)), d * mq * mk, (), ind),
+            (claim("E(q·k) = μ_q μ_k", E(Dot(q, k)), mq * mk, (), ind),),
+        ),
+        Entry(
+            "e-dot-correlated",
+            claim(
+                "E(q·k) = d_k(μ_q μ_k + ρ σ_q σ_k)",
+                E(Dot(q, k)),
+                d * (mq * mk + LECTURE.rho("q", "k") * sq * sk),
+                (),
+            ),
+            (claim("E(q·k) = d_k μ_q μ_k when correlated", E(Dot(q, k)), d * mq * mk, ()),),
+        ),
+        Entry(
+            "var-dot-general",
+            claim("Var(q·k) = d_k(σ_q²σ_k² + μ_q²σ_k² + μ_k²σ_q²)", Var(Dot(q, k)), var_general, (), ind),
+            (claim("Var(q·k) = d_k σ_q² σ_k² (μ terms dropped)", Var(Dot(q, k)), d * sq**2 * sk**2, (), ind),),
+        ),
+        Entry(
+            "var-dot-correlated-normal",
+            claim(
+                "Var(q·k) = d_k(σ_q²σ_k²(1+ρ²) + μ_q²σ_k² + μ_k²σ_q² + 2ρμ_qμ_kσ_qσ_k), Gaussian",
+                Var(Dot(q, k)),
+                d * (sq**2 * sk**2 * (1 + rho**2) + mq**2 * sk**2 + mk**2 * sq**2
+                     + 2 * rho * mq * mk * sq * sk),
+                (),
+                MODELS["normal-corr"],
+            ),
+            (
+                claim(
+                    "Var(q·k) without the ρ terms, Gaussian",
+                    Var(Dot(q, k)),
+                    var_general,
+                    (),
+                    MODELS["normal-corr"],
+                ),
+            ),
+        ),
+        Entry(
+            "var-scaled-general",
+            claim("Var(q·k/√d_k) = σ_q²σ_k² + μ_q²σ_k² + μ_k²σ_q²", Var(Dot(q, k) / sqrt(d)), var_general / d, (), ind),
+            (claim("Var(q·k/√d_k) = σ_q² σ_k² (μ terms dropped)", Var(Dot(q, k) / sqrt(d)), sq**2 * sk**2, (), ind),),
+        ),
+        *(
+            Entry(
+                f"var-dot-{dist}",
+                claim(f"Var(q·k) = d_k, {dist} components", Var(Dot(q, k)), d, STANDARD, MODELS[dist]),
+                (claim(f"Var(q·k) = √d_k, {dist} components", Var(Dot(q, k)), sqrt(d), STANDARD, MODELS[dist]),),
+            )
+            for dist in ("moments", "normal", "uniform", "rademacher")
+        ),
+        Entry(
+            "fourth-normal",
+            claim("E[(q·k)⁴] = 3d_k² + 6d_k, Gaussian", E(Dot(q, k) ** 4), 3 * d**2 + 6 * d, STANDARD, MODELS["normal"]),
+            (claim("E[(q·k)⁴] = 3d_k², Gaussian", E(Dot(q, k) ** 4), 3 * d**2, STANDARD, MODELS["normal"]),),
+        ),
+        Entry(
+            "var-square-normal",
+            claim("Var((q·k)²) = 2d_k² + 6d_k, Gaussian", Var(Dot(q, k) ** 2), 2 * d**2 + 6 * d, STANDARD, MODELS["normal"]),
+            (claim("Var((q·k)²) = 2d_k², Gaussian", Var(Dot(q, k) ** 2), 2 * d**2, STANDARD, MODELS["normal"]),),
+        ),
+        Entry(
+            "fourth-moments",
+            claim("E[(q·k)⁴] = d_k κ_q κ_k + 3d_k(d_k − 1)", E(Dot(q, k) ** 4), d * kq * kk + 3 * d * (d - 1), STANDARD, ind),
+            (
+                claim(
+                    "E[(q·k)⁴] = 3d_k² + 6d_k for any law",
+                    E(Dot(q, k) ** 4),
+                    3 * d**2 + 6 * d,
+                    STANDARD + (DistributedAs("q", "normal"),),
+                    ind,
+                ),
+            ),
+        ),
+        Entry(
+            "fourth-needs-normal",
+            claim(
+                "E[(q·k)⁴] = 3d_k² + 6d_k needs both laws Gaussian",
+                E(Dot(q, k) ** 4),
+                3 * d**2 + 6 * d,
+                STANDARD + (DistributedAs("q", "normal"), DistributedAs("k", "normal")),
+                ind,
+            ),
+            (
+                claim(
+                    "E[(q·k)⁴] = 3d_k² + 6d_k, uniform components",
+                    E(Dot(q, k) ** 4),
+                    3 * d**2 + 6 * d,
+                    STANDARD,
+                    MODELS["uniform"],
+                ),
+            ),
+        ),
+    )
+
+CATALOGUE: tuple[Entry, ...] = _entries()

@@ -1,0 +1,57 @@
+"""Plain-text rendering of expressions and verdicts for the terminal (LaTeX lives in the printer).
+
+>>> from sympy import Symbol
+>>> text(Symbol("mu_q") ** 2 * Symbol("sigma_k") ** 2)
+'μ_q**2*σ_k**2'
+"""
+
+from __future__ import annotations
+
+from sympy import Expr, Symbol
+from sympy.printing.str import StrPrinter
+
+from derivations import Hypothesis, StepVerdict
+
+__all__ = ["text", "needs_text", "verdict_text"]
+
+_GREEK = {"mu": "μ", "sigma": "σ", "rho": "ρ", "kappa": "κ", "gamma": "γ"}
+
+
+class TextPrinter(StrPrinter):
+    """StrPrinter with Greek letters for the model's parameters (μ_q rather than mu_q)."""
+
+    def _print_Symbol(self, expr: Symbol) -> str:
+        head, sep, tail = expr.name.partition("_")
+        return _GREEK.get(head, head) + sep + tail
+
+    def _print_Indexed(self, expr: Expr) -> str:
+        return f"{expr.base}_{','.join(map(self._print, expr.indices))}"
+
+
+def text(expr: Expr) -> str:
+    return TextPrinter().doprint(expr)
+
+
+def _set_text(hyps: frozenset[Hypothesis]) -> str:
+    return "{" + ", ".join(sorted(map(str, hyps))) + "}"
+
+
+def needs_text(v: StepVerdict) -> str:
+    """'holds in general', 'holds given {…} or {…}', or 'fails: residual …'."""
+    if not v.holds:
+        out = f"fails: residual {text(v.residual_given)}"
+        if v.mean_square:
+            out += " (mean square of the difference)"
+        if v.repair:
+            alts = " or ".join(
+                ", ".join(f"{text(s)} = {text(val)}" for s, val in sol.items()) for sol in v.repair
+            )
+            out += f"; would hold if {alts}"
+        return out
+    if not v.used:
+        return "holds in general"
+    return "holds given " + " or ".join(_set_text(s) for s in v.needs)
+
+
+def verdict_text(v: StepVerdict) -> str:
+    return f"{text(v.lhs)} = {text(v.rhs)}: {needs_text(v)}"

@@ -1,0 +1,63 @@
+"""attncheck's symbolic side: an expectation algebra for i.i.d. components over a symbolic d,
+and derivations checked step by step with the hypotheses each step really needs.
+
+Imports SymPy and the standard library only (the numeric side builds on it, not
+the other way round).
+"""
+
+from derivations.checking import (
+    INDEX,
+    Derivation,
+    DerivationVerdict,
+    Status,
+    Step,
+    StepVerdict,
+    check_equality,
+)
+from derivations.errors import (
+    DerivationError,
+    ExpressionTooLarge,
+    InvalidModel,
+    UnsupportedExpression,
+)
+from derivations.expectation import evaluate, expectation
+from derivations.hypotheses import (
+    CorrelationIs,
+    DistributedAs,
+    Hypothesis,
+    Independent,
+    MeanIs,
+    VarianceIs,
+)
+from derivations.model import Family, Model, dimension_symbol
+from derivations.operators import Cov, D, Dot, E, Var
+
+__all__ = [
+    "INDEX",
+    "CorrelationIs",
+    "Cov",
+    "D",
+    "Derivation",
+    "DerivationError",
+    "DerivationVerdict",
+    "DistributedAs",
+    "Dot",
+    "E",
+    "ExpressionTooLarge",
+    "Family",
+    "Hypothesis",
+    "Independent",
+    "InvalidModel",
+    "MeanIs",
+    "Model",
+    "Status",
+    "Step",
+    "StepVerdict",
+    "UnsupportedExpression",
+    "Var",
+    "VarianceIs",
+    "check_equality",
+    "dimension_symbol",
+    "evaluate",
+    "expectation",
+]
