@@ -11,12 +11,14 @@ statement holds and every twin is rejected.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterator
 
 from sympy import Integer, sqrt
 
 from derivations import (
     INDEX,
     Derivation,
+    DerivationVerdict,
     DistributedAs,
     Dot,
     E,
@@ -38,7 +40,10 @@ from derivations.lecture import (
     var_scaled_dot,
 )
 
-__all__ = ["CATALOGUE", "Entry", "MODELS"]
+from attncheck.sections import CheckRow, CheckSettings, Progress
+from attncheck.text import needs_text, text
+
+__all__ = ["CATALOGUE", "DotProductSection", "Entry", "MODELS"]
 
 d = D_K
 q, k = Family("q").base, Family("k").base
@@ -221,3 +226,46 @@ def _entries() -> tuple[Entry, ...]:
     )
 
 CATALOGUE: tuple[Entry, ...] = _entries()
+
+
+def _steps_json(v: DerivationVerdict) -> list[dict[str, object]]:
+    return [
+        {
+            "lhs": text(s.lhs),
+            "rhs": text(s.rhs),
+            "reason": s.reason,
+            "status": s.status.value,
+            "needs": [sorted(map(str, n)) for n in s.needs],
+            "residual": text(s.residual),
+            "residual_given": text(s.residual_given),
+            "verdict": needs_text(s),
+        }
+        for s in v.steps
+    ]
+
+
+class DotProductSection:
+    """The q·k results of the lecture and their wrong twins, checked symbolically."""
+
+    name = "dot product"
+
+    def __init__(self, entries: tuple[Entry, ...] = CATALOGUE) -> None:
+        self.entries = entries
+
+    def count(self) -> int:
+        return sum(1 + len(e.twins) for e in self.entries)
+
+    def rows(self, settings: CheckSettings, progress: Progress) -> Iterator[CheckRow]:
+        for entry in self.entries:
+            for n, der in enumerate((entry.truth, *entry.twins)):
+                v = der.check()
+                yield CheckRow(
+                    section=self.name,
+                    key=entry.key,
+                    claim=der.title,
+                    is_twin=n > 0,
+                    symbolic=needs_text(v.conclusion),
+                    holds_symbolic=v.holds,
+                    details={"steps": _steps_json(v)} if len(v.steps) > 1 or n == 0 else {},
+                )
+                progress(1)

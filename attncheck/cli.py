@@ -7,74 +7,108 @@ import json
 import sys
 from typing import Sequence
 
-from attncheck.catalogue import CATALOGUE, Entry
-from attncheck.text import needs_text, text
-from derivations import DerivationError, DerivationVerdict
+from rich.console import Console
+from rich.progress import Progress as Bar
+from rich.table import Table
 
-__all__ = ["main"]
+from attncheck.catalogue import DotProductSection
+from attncheck.sections import CheckRow, CheckSettings, Section
+from derivations import DerivationError
 
-
-def _verdict_json(v: DerivationVerdict) -> dict[str, object]:
-    return {
-        "title": v.derivation.title,
-        "holds": v.holds,
-        "steps": [
-            {
-                "lhs": text(s.lhs),
-                "rhs": text(s.rhs),
-                "reason": s.reason,
-                "status": s.status.value,
-                "needs": [sorted(map(str, n)) for n in s.needs],
-                "residual": text(s.residual),
-                "residual_given": text(s.residual_given),
-            }
-            for s in v.steps
-        ],
-    }
+__all__ = ["all_sections", "build_parser", "main"]
 
 
-def _check_entry(entry: Entry) -> tuple[bool, list[str], dict[str, object]]:
-    truth = entry.truth.check()
-    lines = [f"{'✓' if truth.holds else '✗'} {entry.key}: {entry.truth.title} — "
-             f"{needs_text(truth.conclusion)}"]
-    if len(truth.steps) > 1:
-        for n, s in enumerate(truth.steps, 1):
-            lines.append(f"    step {n} ({s.reason}): {needs_text(s)}")
-    ok = truth.holds
-    twins = []
-    for twin in entry.twins:
-        tv = twin.check()
-        rejected = not tv.holds
-        ok &= rejected
-        mark = "✓ rejected" if rejected else "✗ ACCEPTED"
-        lines.append(f"  {mark} wrong twin: {twin.title} — {needs_text(tv.conclusion)}")
-        twins.append({**_verdict_json(tv), "rejected": rejected})
-    return ok, lines, {"key": entry.key, "ok": ok, "truth": _verdict_json(truth), "twins": twins}
+def all_sections() -> list[Section]:
+    """Every section `attncheck check` runs, in the lecture's order."""
+    return [DotProductSection()]
+
+
+def _run_sections(settings: CheckSettings, console: Console, quiet: bool) -> list[CheckRow]:
+    sections = all_sections()
+    rows: list[CheckRow] = []
+    with Bar(console=console, transient=True, disable=quiet) as bar:
+        for sec in sections:
+            task = bar.add_task(f"checking {sec.name}", total=sec.count())
+            rows += sec.rows(settings, lambda n, t=task: bar.advance(t, n))
+    return rows
+
+
+def _table(rows: list[CheckRow], numeric: bool) -> Table:
+    t = Table(title="attncheck: the lecture's catalogue", show_lines=False)
+    t.add_column("", no_wrap=True)
+    t.add_column("claim")
+    t.add_column("symbolic")
+    if numeric:
+        t.add_column("numeric")
+        t.add_column("method")
+    for r in rows:
+        mark = "[green]✓[/]" if r.ok else "[red]✗[/]"
+        role = "[dim]wrong twin:[/] " if r.is_twin else ""
+        verdict = ("rejected — " if r.is_twin and not r.holds_symbolic else "") + r.symbolic
+        cells = [mark, role + r.claim, verdict]
+        if numeric:
+            cells += [r.numeric, r.method]
+        t.add_row(*cells)
+    return t
+
+
+def _steps_text(rows: list[CheckRow]) -> list[str]:
+    out: list[str] = []
+    for r in rows:
+        steps = r.details.get("steps") if not r.is_twin else None
+        if isinstance(steps, list) and len(steps) > 1:
+            out.append(f"{r.claim}")
+            for n, s in enumerate(steps, 1):
+                out.append(f"    step {n} ({s['reason']}): {s['verdict']}")
+    return out
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    results = [_check_entry(e) for e in CATALOGUE]
-    ok = all(r[0] for r in results)
+    settings = CheckSettings(seed=args.seed, alpha=args.alpha, power=args.power,
+                             numeric=not args.symbolic_only)
+    console = Console(stderr=False, soft_wrap=False)
+    rows = _run_sections(settings, Console(stderr=True), quiet=args.json)
+    ok = all(r.ok for r in rows)
     if args.json:
-        json.dump({"ok": ok, "entries": [r[2] for r in results]}, sys.stdout,
-                  ensure_ascii=False, indent=2)
+        json.dump(
+            {"ok": ok, "settings": vars(settings), "rows": [r.as_json() for r in rows]},
+            sys.stdout, ensure_ascii=False, indent=2, default=str,
+        )
         print()
-    else:
-        for _, lines, _ in results:
-            print("\n".join(lines))
-        n_twins = sum(len(e.twins) for e in CATALOGUE)
-        print(f"{'OK' if ok else 'FAILED'}: {len(CATALOGUE)} results, {n_twins} wrong twins")
+        return 0 if ok else 1
+    console.print(_table(rows, numeric=any(r.numeric for r in rows)))
+    for line in _steps_text(rows):
+        console.print(line, highlight=False, markup=False)
+    n_true = sum(not r.is_twin for r in rows)
+    n_bad = sum(not r.ok for r in rows)
+    summary = (f"{n_true} results confirmed, {len(rows) - n_true} wrong twins rejected"
+               if ok else f"FAILED: {n_bad} of {len(rows)} claims did not come out as expected")
+    console.print(("OK: " if ok else "") + summary, highlight=False, markup=False)
     return 0 if ok else 1
+
+
+def _probability(text: str) -> float:
+    value = float(text)
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"{text} is not a probability strictly between 0 and 1")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="attncheck",
-        description="Check the lecture mathematics of Transformer attention, symbolically and numerically.",
+        description="Check the lecture mathematics of Transformer attention, "
+        "symbolically and numerically.",
     )
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("check", help="check the lecture's catalogue of results and wrong twins")
-    c.add_argument("--json", action="store_true", help="machine-readable output")
+    c.add_argument("--json", action="store_true", help="machine-readable output on stdout")
+    c.add_argument("--seed", type=int, default=CheckSettings.seed, help="seed of every random stream")
+    c.add_argument("--alpha", type=_probability, default=CheckSettings.alpha,
+                   help="per-check false-fail rate, two-sided (default 1e-6)")
+    c.add_argument("--power", type=_probability, default=CheckSettings.power,
+                   help="probability of catching the reported smallest relative error (default 0.999)")
+    c.add_argument("--symbolic-only", action="store_true", help="skip the numeric side")
     c.set_defaults(func=_cmd_check)
     return p
 
