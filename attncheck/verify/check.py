@@ -1,0 +1,254 @@
+"""The verify pipeline: file → blocks and declarations → chains → checked steps.
+
+Each chain becomes steps ``link[n-1] = link[n]``; a step is checked by the
+project's exact engine (:func:`derivations.check_equality`) over the declared
+hypotheses *plus* the standard ones the notes might have left unsaid (zero means,
+unit variances, q ⟂ k), so a step that silently relies on E(q_i) = 0 is found and
+reported as needing an undeclared hypothesis.  Steps about softmax (∂y_i/∂x_j,
+δ_ij, y, x, t) go to the softmax checker.
+
+Every input problem becomes a :class:`VerifyError` naming file:line:column; the
+work per step is bounded (expansion size before the engine runs, and a time limit).
+
+>>> r = verify_text(r"$$ D(q_i k_i) = E(q_i^2 k_i^2) - E^2(q_i k_i) $$", "demo.md")
+>>> [s.status.value for s in r.steps]
+['holds']
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+from sympy import Add, Derivative, Expr, Indexed, KroneckerDelta, Mul, Pow, Sum
+
+from attncheck.verify.declarations import State, default_dimension
+from attncheck.verify.errors import Location, VerifyError
+from attncheck.verify.evidence import attach_evidence
+from attncheck.verify.latex import SOFTMAX_BASES, LatexParser, Link, ParseProblem
+from attncheck.verify.result import DerivationResult, StepResult, StepStatus, VerifyResult
+from attncheck.verify.source import Block, Format, Source, decode, guess_format, read_source, scan
+from derivations import (
+    DerivationError,
+    ExpressionTooLarge,
+    Hypothesis,
+    Independent,
+    MeanIs,
+    Model,
+    VarianceIs,
+    check_equality,
+)
+from derivations.checking import _apply_all
+from derivations.expectation import MAX_TERMS, _canonical
+from derivations.operators import Cov, Var
+
+__all__ = ["STEP_SECONDS", "candidates", "verify", "verify_text"]
+
+#: Wall-clock limit for checking one step; the exact engine takes well under a second
+#: for anything in lecture notes, so a step past this is refused rather than waited for.
+STEP_SECONDS = 20.0
+
+
+def candidates(model: Model, declared: tuple[Hypothesis, ...]) -> tuple[Hypothesis, ...]:
+    """The declared hypotheses, then the standard ones about families the notes left open.
+
+    >>> from derivations.lecture import LECTURE
+    >>> [str(h) for h in candidates(LECTURE, (MeanIs("q"),))]
+    ['E(q_i) = 0', 'E(k_i) = 0', 'Var(q_i) = 1', 'Var(k_i) = 1', 'q ⟂ k']
+    """
+    out = list(declared)
+    means = {h.family for h in declared if isinstance(h, MeanIs)}
+    variances = {h.family for h in declared if isinstance(h, VarianceIs)}
+    out += [MeanIs(f.name) for f in model.families if f.name not in means]
+    out += [VarianceIs(f.name) for f in model.families if f.name not in variances]
+    out += [Independent(a, b) for a, b in model.dependent if Independent(a, b) not in declared]
+    return tuple(dict.fromkeys(out))
+
+
+def _expansion_bound(e: Expr, cap: int) -> int:
+    """An upper bound (capped) on the terms the engine expands e into."""
+    if isinstance(e, Add):
+        return min(cap, sum(_expansion_bound(a, cap) for a in e.args))
+    if isinstance(e, Mul):
+        n = 1
+        for a in e.args:
+            n = min(cap, n * _expansion_bound(a, cap))
+        return n
+    if isinstance(e, Pow) and e.exp.is_Integer and e.exp > 0:
+        base, n = _expansion_bound(e.base, cap), 1
+        for _ in range(int(e.exp)):
+            n = min(cap, n * base)
+            if n == cap:
+                break
+        return n
+    if isinstance(e, Var):
+        return min(cap, _expansion_bound(e.args[0], cap) ** 2)
+    if isinstance(e, Cov):
+        return min(cap, _expansion_bound(e.args[0], cap) * _expansion_bound(e.args[1], cap))
+    if isinstance(e, Sum):
+        return _expansion_bound(e.function, cap)
+    if e.args and not isinstance(e, Indexed):
+        return max(_expansion_bound(a, cap) for a in e.args)
+    return 1
+
+
+@contextmanager
+def _time_limit(seconds: float, what: str) -> Iterator[None]:
+    """Raise ExpressionTooLarge after ``seconds`` (main thread only; elsewhere no limit)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise ExpressionTooLarge(f"checking {what} took longer than {seconds:g} s")
+
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _is_softmax(e: Expr) -> bool:
+    return bool(
+        e.has(Derivative, KroneckerDelta)
+        or any(str(x.base.label) in SOFTMAX_BASES for x in e.atoms(Indexed))
+    )
+
+
+def _check_step(
+    number: int, a: Link, b: Link, loc: Location, model: Model, declared: tuple[Hypothesis, ...]
+) -> StepResult:
+    lhs, rhs = a.expr, b.expr
+    if _is_softmax(lhs) or _is_softmax(rhs):
+        return _check_softmax(number, a, b, loc, frozenset(declared))
+    bound = _expansion_bound(lhs - rhs, MAX_TERMS + 1)
+    if bound > MAX_TERMS:
+        raise ExpressionTooLarge(f"the step expands into more than {MAX_TERMS} terms")
+    v = check_equality(lhs, rhs, model, candidates(model, declared), b.reason)
+    dset = frozenset(declared)
+    inside = tuple(s for s in v.needs if s <= dset)
+    if v.needs and not v.needs[0]:
+        status, needs = StepStatus.HOLDS, v.needs
+    elif inside:
+        status, needs = StepStatus.HOLDS_GIVEN, inside + tuple(s for s in v.needs if s not in inside)
+    elif v.needs:
+        status, needs = StepStatus.NEEDS_UNDECLARED, v.needs
+    else:
+        status, needs = StepStatus.FAILS, ()
+    residual = _canonical(_apply_all(v.residual, declared, model))
+    return StepResult(number, loc, lhs, rhs, b.reason, status, needs, dset, residual,
+                      v.mean_square, "moments")
+
+
+def _check_softmax(number: int, a: Link, b: Link, loc: Location,
+                   declared: frozenset[Hypothesis]) -> StepResult:
+    try:
+        from derivations.softmax import check_softmax_equality  # type: ignore[import-not-found]
+    except ImportError:
+        raise VerifyError(
+            "this step is about softmax (∂y_i/∂x_j, δ_ij, y, x, t), and the softmax checker "
+            "(derivations.softmax) is not available in this installation", loc) from None
+    v = check_softmax_equality(a.expr, b.expr)
+    status = StepStatus.HOLDS if v.holds else StepStatus.FAILS
+    return StepResult(number, loc, a.expr, b.expr, b.reason, status,
+                      (frozenset(),) if v.holds else (), declared, v.residual_given,
+                      False, "softmax")
+
+
+def _checked(number: int, a: Link, b: Link, loc: Location, model: Model,
+             declared: tuple[Hypothesis, ...], seed: int, numeric: bool) -> StepResult:
+    try:
+        with _time_limit(STEP_SECONDS, "this step"):
+            step = _check_step(number, a, b, loc, model, declared)
+            return attach_evidence(step, model, seed=seed) if numeric else step
+    except VerifyError:
+        raise
+    except DerivationError as exc:
+        raise VerifyError(f"cannot check this step: {exc}", loc) from None
+
+
+def _chain_results(
+    chain: list[Link], source: Source, block: Block, number: int, state: State, model: Model,
+    seed: int, numeric: bool,
+) -> DerivationResult:
+    def loc(link: Link) -> Location:
+        return source.location(block.start + link.offset)
+
+    declared = state.hypotheses
+    for h in declared:
+        try:
+            h.check_against(model)
+        except DerivationError as exc:
+            raise VerifyError(f"declared hypothesis {h}: {exc}", loc(chain[0])) from None
+    steps = tuple(
+        _checked(n, a, b, loc(b), model, declared, seed, numeric)
+        for n, (a, b) in enumerate(zip(chain, chain[1:]), 1)
+    )
+    conclusion = (
+        steps[0] if len(steps) == 1
+        else _checked(0, chain[0], Link(chain[-1].expr, chain[-1].offset, "=", "conclusion"),
+                      loc(chain[0]), model, declared, seed, numeric=False)
+    )
+    return DerivationResult(number, loc(chain[0]), state.title, model, declared, steps, conclusion)
+
+
+def _is_derivation(block: Block) -> bool:
+    """A display block with an '=' outside \\text{…} is a chain; others (a formula) are not."""
+    import re
+
+    return "=" in re.sub(r"\\(text|mbox|textrm)\s*\{[^{}]*\}", "", block.text)
+
+
+def check_source(source: Source, fmt: Format, *, seed: int = 20261121,
+                 numeric: bool = True) -> VerifyResult:
+    """Check every derivation of an already-read source."""
+    events = scan(source, fmt)
+    blocks = [e for e in events if isinstance(e, Block)]
+    default_dim = default_dimension(" ".join(b.text for b in blocks))
+    state = State()
+    results: list[DerivationResult] = []
+    skipped = 0
+    for ev in events:
+        if not isinstance(ev, Block):
+            state = state.apply(ev, source.path, source, default_dim)
+            continue
+        if state.skip_next or not _is_derivation(ev):
+            skipped += state.skip_next
+            state = State(state.families, state.dim, state.hypotheses)
+            continue
+        try:
+            model = state.model(default_dim)
+        except DerivationError as exc:
+            raise VerifyError(str(exc), source.location(ev.start)) from None
+        try:
+            chains = LatexParser(model).block(ev.text)
+        except ParseProblem as p:
+            raise VerifyError(p.message, source.location(ev.start + p.offset)) from None
+        for chain in chains:
+            results.append(_chain_results(chain, source, ev, len(results) + 1, state, model,
+                                          seed, numeric))
+        state = State(state.families, state.dim, state.hypotheses)  # title: one derivation
+    if not results:
+        raise VerifyError(
+            "no derivation found: expected display math with '=' ($$ … $$, \\[ … \\], "
+            "equation or align)", Location(source.path))
+    return VerifyResult(source.path, fmt, tuple(results), skipped)
+
+
+def verify(path: str, *, fmt: Format | None = None, seed: int = 20261121,
+           numeric: bool = True) -> VerifyResult:
+    """Check the derivations of a .tex or .md file (the Python API behind `attncheck verify`)."""
+    fmt = fmt or guess_format(path)
+    return check_source(read_source(path), fmt, seed=seed, numeric=numeric)
+
+
+def verify_text(text: str, name: str = "<text>", *, fmt: Format | None = None,
+                seed: int = 20261121, numeric: bool = True) -> VerifyResult:
+    """Check derivations given as a string (a notebook cell); ``name`` appears in locations."""
+    return check_source(decode(name, text.encode("utf-8")), fmt or guess_format(name),
+                        seed=seed, numeric=numeric)

@@ -1,0 +1,216 @@
+"""Reading a lecturer's file and finding its display math and its `attncheck:` comments.
+
+A .tex file and a Markdown file are read the way their renderers read them:
+comments (``%`` in TeX and inside math, ``<!-- -->`` in Markdown) are not math, and
+Markdown code spans and fences are not math either.  What remains is searched for
+display blocks — ``$$ … $$``, ``\\[ … \\]`` and the equation/align/eqnarray/multline
+environments.  Comment lines that start with ``attncheck:`` are *directives*
+(declarations, see :mod:`attncheck.verify.declarations`).
+
+Offsets are kept exact (masked text is blanked with spaces, never shortened), so
+every later error can name the file, line and column.
+
+>>> src = Source("notes.md", "Text\\n<!-- attncheck: dim d_k -->\\n$$ a = b $$\\n")
+>>> [type(e).__name__ for e in scan(src, "md")]
+['Directive', 'Block']
+>>> scan(src, "md")[1].text, src.location(scan(src, "md")[1].start)
+(' a = b ', Location(path='notes.md', line=3, column=3))
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from attncheck.verify.errors import Location, VerifyError
+
+__all__ = ["Block", "Directive", "Format", "MAX_FILE_BYTES", "Source", "read_source", "scan"]
+
+Format = Literal["tex", "md"]
+#: Lecture notes are kilobytes; a megabyte of LaTeX is not notes, and parsing it would be slow.
+MAX_FILE_BYTES = 1_000_000
+
+_SUFFIXES: dict[str, Format] = {
+    ".tex": "tex", ".latex": "tex", ".ltx": "tex",
+    ".md": "md", ".markdown": "md", ".mdown": "md", ".mkd": "md",
+}
+
+
+@dataclass(frozen=True)
+class Source:
+    """A file's text and where its lines start (for offset → line:column)."""
+
+    path: str
+    text: str
+    _starts: tuple[int, ...] = field(default=(), repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        object.__setattr__(self, "_starts", tuple(starts))
+
+    def location(self, offset: int) -> Location:
+        offset = max(0, min(offset, len(self.text)))
+        line = bisect_right(self._starts, offset)
+        return Location(self.path, line, offset - self._starts[line - 1] + 1)
+
+
+@dataclass(frozen=True)
+class Block:
+    """The inside of one display-math region; ``start`` is its offset in the file."""
+
+    start: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Directive:
+    """The text after ``attncheck:`` in a comment; ``start`` is that text's offset."""
+
+    start: int
+    text: str
+
+
+def guess_format(path: str) -> Format:
+    fmt = _SUFFIXES.get(Path(path).suffix.lower())
+    if fmt is None:
+        raise VerifyError(
+            f"cannot tell the format from the suffix {Path(path).suffix or '(none)'!r}; "
+            "expected .tex or .md (or pass --format tex|md)",
+            Location(path),
+        )
+    return fmt
+
+
+def read_source(path: str) -> Source:
+    """The file's text, refusing what cannot be lecture notes with a message naming why."""
+    p = Path(path)
+    where = Location(path)
+    if not p.exists():
+        raise VerifyError("no such file", where)
+    if p.is_dir():
+        raise VerifyError("is a directory, expected a .tex or .md file", where)
+    try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise VerifyError(
+                f"file has {size} bytes, more than the limit of {MAX_FILE_BYTES}", where
+            )
+        data = p.read_bytes()
+    except OSError as exc:
+        raise VerifyError(f"cannot read the file: {exc.strerror}", where) from None
+    return decode(path, data)
+
+
+def decode(path: str, data: bytes) -> Source:
+    """UTF-8 text without NUL bytes; otherwise an error at the first offending byte."""
+    if len(data) > MAX_FILE_BYTES:
+        raise VerifyError(f"input has {len(data)} bytes, more than {MAX_FILE_BYTES}", Location(path))
+    nul = data.find(b"\0")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        good = data[: exc.start].decode("utf-8")
+        loc = Source(path, good).location(len(good))
+        raise VerifyError(
+            f"byte 0x{data[exc.start]:02x} is not UTF-8: binary data, expected a text file",
+            loc,
+        ) from None
+    if nul >= 0:
+        pos = len(data[:nul].decode("utf-8"))
+        raise VerifyError("NUL byte: binary data, expected a text file",
+                          Source(path, text).location(pos))
+    return Source(path, text.lstrip("\ufeff") if text.startswith("\ufeff") else text)
+
+
+# ---- scanning -------------------------------------------------------------------------
+
+_ENVS = r"equation|align|eqnarray|multline|flalign|alignat"
+_BLOCK = re.compile(
+    r"\$\$(?P<dollar>.*?)\$\$"
+    r"|(?<!\\)\\\[(?P<bracket>.*?)\\\]"
+    rf"|\\begin\s*\{{(?P<env>{_ENVS})(?P<star>\*?)\}}(\{{\d+\}})?(?P<body>.*?)\\end\s*\{{(?P=env)(?P=star)\}}",
+    re.S,
+)
+_DIRECTIVE = re.compile(r"^[ \t%]*attncheck\s*:", re.M)
+
+
+def _blank(text: str, a: int, b: int) -> str:
+    """text with [a, b) replaced by spaces, newlines kept (offsets and lines stay exact)."""
+    return text[:a] + re.sub(r"[^\n]", " ", text[a:b]) + text[b:]
+
+
+def _tex_comments(text: str) -> list[tuple[int, int]]:
+    """Spans of % comments (to the end of the line); \\% is a percent sign, not a comment."""
+    spans: list[tuple[int, int]] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "%":
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            spans.append((i, end))
+            i = end
+            continue
+        i += 1
+    return spans
+
+
+def _directives(text: str, start: int, end: int) -> list[Directive]:
+    out = []
+    for m in _DIRECTIVE.finditer(text, start, end):
+        line_end = text.find("\n", m.end(), end)
+        line_end = end if line_end < 0 else line_end
+        out.append(Directive(m.end(), text[m.end():line_end].rstrip().removesuffix("-->").rstrip()))
+    return out
+
+
+def scan(source: Source, fmt: Format) -> list[Block | Directive]:
+    """Display blocks and directives of the file, in the order they appear."""
+    text = source.text
+    events: list[Block | Directive] = []
+    if fmt == "md":
+        # Code is never math: fenced blocks, then inline code spans.
+        for m in re.finditer(r"^(```|~~~).*?(^\1[^\n]*$|\Z)", text, re.M | re.S):
+            text = _blank(text, m.start(), m.end())
+        for m in re.finditer(r"(`+)[^`\n]+?\1", text):
+            text = _blank(text, m.start(), m.end())
+        for m in re.finditer(r"<!--(.*?)(-->|\Z)", text, re.S):
+            if not m.group(2):
+                raise VerifyError("'<!--' comment is never closed; expected '-->'",
+                                  source.location(m.start()))
+            events += _directives(text, m.start(1), m.end(1))
+            text = _blank(text, m.start(), m.end())
+        # MathJax reads % inside math as a comment, as TeX does.
+        for m in list(_BLOCK.finditer(text)):
+            for a, b in _tex_comments(text[m.start():m.end()]):
+                events += _directives(text, m.start() + a, m.start() + b)
+                text = _blank(text, m.start() + a, m.start() + b)
+    else:
+        for a, b in _tex_comments(text):
+            events += _directives(text, a, b)
+            text = _blank(text, a, b)
+    for m in _BLOCK.finditer(text):
+        group = next(g for g in ("dollar", "bracket", "body") if m.group(g) is not None)
+        events.append(Block(m.start(group), m.group(group)))
+    _unclosed(text, [e for e in events if isinstance(e, Block)], source)
+    return sorted(events, key=lambda e: e.start)
+
+
+def _unclosed(text: str, blocks: list[Block], source: Source) -> None:
+    """An opening $$, \\[ or \\begin{align} with no end is an error, not silently skipped."""
+    covered = text
+    for b in blocks:
+        covered = _blank(covered, b.start, b.start + len(b.text))
+    for m in _BLOCK.finditer(covered):  # blank the delimiters of the blocks found
+        covered = _blank(covered, m.start(), m.end())
+    opener = re.search(rf"\$\$|(?<!\\)\\\[|\\begin\s*\{{({_ENVS})\*?\}}", covered)
+    if opener:
+        want = {"$$": "$$", "\\[": "\\]"}.get(opener.group(0), f"\\end{{{opener.group(1)}…}}")
+        raise VerifyError(f"display math opened by {opener.group(0)!r} is never closed; "
+                          f"expected {want!r}", source.location(opener.start()))
