@@ -110,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="probability of catching the reported smallest relative error (default 0.999)")
     c.add_argument("--symbolic-only", action="store_true", help="skip the numeric side")
     c.set_defaults(func=_cmd_check)
+    __import__("attncheck.verify.command").verify.command.register(sub)
     return p
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import signal
 import threading
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Iterator
 
 from sympy import Add, Derivative, Expr, Indexed, KroneckerDelta, Mul, Pow, Sum
@@ -179,6 +180,9 @@ def _chain_results(
     def loc(link: Link) -> Location:
         return source.location(block.start + link.offset)
 
+    def src(link: Link) -> str:
+        return " ".join(block.text[link.offset : link.end].split())
+
     declared = state.hypotheses
     for h in declared:
         try:
@@ -186,14 +190,14 @@ def _chain_results(
         except DerivationError as exc:
             raise VerifyError(f"declared hypothesis {h}: {exc}", loc(chain[0])) from None
     steps = tuple(
-        _checked(n, a, b, loc(b), model, declared, seed, numeric)
+        replace(_checked(n, a, b, loc(b), model, declared, seed, numeric),
+                lhs_source=src(a), rhs_source=src(b))
         for n, (a, b) in enumerate(zip(chain, chain[1:]), 1)
     )
-    conclusion = (
-        steps[0] if len(steps) == 1
-        else _checked(0, chain[0], Link(chain[-1].expr, chain[-1].offset, "=", "conclusion"),
-                      loc(chain[0]), model, declared, seed, numeric=False)
-    )
+    last = replace(chain[-1], reason="conclusion")
+    conclusion = steps[0] if len(steps) == 1 else replace(
+        _checked(0, chain[0], last, loc(chain[0]), model, declared, seed, numeric=False),
+        lhs_source=src(chain[0]), rhs_source=src(last))
     return DerivationResult(number, loc(chain[0]), state.title, model, declared, steps, conclusion)
 
 

@@ -106,6 +106,7 @@ class Link:
     offset: int
     relation: str = ""
     reason: str = ""
+    end: int = 0
 
 
 @dataclass(frozen=True)
@@ -256,7 +257,8 @@ class _Build(Transformer_NonRecursive):
         return rows
 
     def located(self, meta: Any, ch: list[Any]) -> Link:
-        return Link(self._scalar(ch[0], meta, "as a side of '='"), self._where(meta))
+        end = int(getattr(meta, "end_pos", 0) or 0)
+        return Link(self._scalar(ch[0], meta, "as a side of '='"), self._where(meta), end=end)
 
     def reason(self, meta: Any, ch: list[Token]) -> str:
         text = str(ch[0])
@@ -279,7 +281,7 @@ class _Build(Transformer_NonRecursive):
                         f"relation {str(rel)!r} is not checked: attncheck verifies chains of '='",
                         rel.start_pos or 0,
                     )
-                links.append(Link(c.expr, c.offset, "=", reason))
+                links.append(Link(c.expr, c.offset, "=", reason, c.end))
         return _Row(first, tuple(links))
 
     def hypothesis(self, meta: Any, ch: list[Any]) -> tuple[Link, str, Link]:
@@ -556,7 +558,7 @@ class LatexParser:
         for row in rows:
             if row.first is not None:
                 if current:  # the first expression of a row continues the previous row's last
-                    current.append(Link(row.first.expr, row.first.offset, "=", ""))
+                    current.append(row.first)
                 else:
                     current = [row.first]
             elif not current:

@@ -53,7 +53,8 @@ class StepResult:
     subset of the declared and standard hypotheses (one empty set: holds in general;
     none: fails).  ``residual`` is lhs − rhs under the *declared* hypotheses (the mean
     square E[(lhs − rhs)²] when a side is random); 0 exactly when the step holds as
-    declared.  ``checker`` names the engine: "moments" or "softmax".
+    declared.  ``checker`` names the engine: "moments" or "softmax".  ``lhs_source`` and
+    ``rhs_source`` are the notes' own LaTeX for the two sides.
     """
 
     number: int
@@ -68,6 +69,8 @@ class StepResult:
     mean_square: bool = False
     checker: str = "moments"
     evidence: "Evidence | None" = field(default=None, compare=False)
+    lhs_source: str = ""
+    rhs_source: str = ""
 
     @property
     def holds(self) -> bool:

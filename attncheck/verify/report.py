@@ -1,0 +1,263 @@
+r"""Rendering a :class:`~attncheck.verify.result.VerifyResult`: rich table, JSON, LaTeX, HTML.
+
+JSON schema ``attncheck.verify/1`` (stable: fields are only ever added, and a change
+of meaning gets a new version)::
+
+    {
+      "schema": "attncheck.verify/1",
+      "file": str, "format": "tex" | "md",
+      "ok": bool,                  # every step holds as declared; exit code 0 iff true
+      "exit_code": 0 | 1,
+      "skipped_blocks": int,       # display blocks passed over by `attncheck: skip`
+      "summary": {"steps": int, "holds": int, "holds-given": int,
+                  "needs-undeclared": int, "fails": int},
+      "derivations": [{
+        "number": int,             # 1-based, in file order
+        "location": Location,      # where the chain's first expression starts
+        "title": str,              # from `attncheck: title …`, else ""
+        "model": {"families": [str], "dimension": str, "dependent": [[str, str]]},
+        "declared": [str],         # the hypotheses in force, e.g. "E(q_i) = 0", "q ⟂ k"
+        "ok": bool,
+        "steps": [Step],
+        "conclusion": Step         # first expression = last, number 0
+      }]
+    }
+    Location = {"file": str, "line": int, "column": int}      # 1-based
+    Step = {
+      "number": int, "location": Location,                     # where the right side starts
+      "lhs": str, "rhs": str,                                  # SymPy's reading, as text
+      "lhs_source": str, "rhs_source": str,                    # the notes' own LaTeX
+      "lhs_latex": str, "rhs_latex": str, "reason": str,       # the project's printer
+      "status": "holds" | "holds-given" | "needs-undeclared" | "fails",
+      "ok": bool,                  # status is holds or holds-given
+      "needs": [[str]],            # minimal hypothesis sets (declared ones first); [] if fails
+      "undeclared": [str],         # of the first set, those the notes did not declare
+      "residual": str, "residual_latex": str,   # lhs − rhs under the declared hypotheses
+      "mean_square": bool,         # residual is E[(lhs − rhs)²] (a side is random)
+      "checker": "moments" | "softmax",
+      "evidence": null | {"kind": "confirmation" | "counterexample", "point": {str: float},
+                          "lhs": float, "lhs_se": float, "rhs": float, "rhs_se": float,
+                          "z": float, "agree": bool, "n": int, "alpha": float,
+                          "min_detectable": float, "design": str}
+    }
+
+>>> from attncheck.verify.check import verify_text
+>>> r = verify_text("$$ E(q_i + k_i) = E(q_i) + E(k_i) = 0 $$", "m.md", numeric=False)
+>>> j = to_json(r)
+>>> j["schema"], j["ok"], [s["status"] for s in j["derivations"][0]["steps"]]
+('attncheck.verify/1', False, ['holds', 'needs-undeclared'])
+>>> j["derivations"][0]["steps"][1]["needs"]
+[['E(k_i) = 0', 'E(q_i) = 0']]
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from rich.table import Table
+
+from attncheck.text import text
+from attncheck.verify.result import DerivationResult, StepResult, StepStatus, VerifyResult
+from derivations import Hypothesis
+from derivations.printing import AttnLatexPrinter, escape
+
+__all__ = ["SCHEMA", "status_text", "table", "to_html", "to_json", "to_latex"]
+
+SCHEMA = "attncheck.verify/1"
+
+
+def _hyps(hs: frozenset[Hypothesis] | tuple[Hypothesis, ...]) -> list[str]:
+    return sorted(map(str, hs))
+
+
+def _step_json(s: StepResult, printer: AttnLatexPrinter) -> dict[str, Any]:
+    return {
+        "number": s.number,
+        "location": s.location.as_json(),
+        "lhs": text(s.lhs),
+        "rhs": text(s.rhs),
+        "lhs_source": s.lhs_source,
+        "rhs_source": s.rhs_source,
+        "lhs_latex": printer.doprint(s.lhs),
+        "rhs_latex": printer.doprint(s.rhs),
+        "reason": s.reason,
+        "status": s.status.value,
+        "ok": s.holds,
+        "needs": [_hyps(n) for n in s.needs],
+        "undeclared": _hyps(s.undeclared),
+        "residual": text(s.residual),
+        "residual_latex": printer.doprint(s.residual),
+        "mean_square": s.mean_square,
+        "checker": s.checker,
+        "evidence": s.evidence.as_json() if s.evidence else None,
+    }
+
+
+def _derivation_json(d: DerivationResult, printer: AttnLatexPrinter) -> dict[str, Any]:
+    return {
+        "number": d.number,
+        "location": d.location.as_json(),
+        "title": d.title,
+        "model": {
+            "families": [f.name for f in d.model.families],
+            "dimension": d.model.dim.name,
+            "dependent": [list(p) for p in d.model.dependent],
+        },
+        "declared": [str(h) for h in d.declared],
+        "ok": d.holds,
+        "steps": [_step_json(s, printer) for s in d.steps],
+        "conclusion": _step_json(d.conclusion, printer),
+    }
+
+
+def to_json(r: VerifyResult) -> dict[str, Any]:
+    """The result as JSON-ready data in schema ``attncheck.verify/1`` (see the module doc)."""
+    printer = AttnLatexPrinter()
+    summary: dict[str, int] = {"steps": len(r.steps)}
+    summary.update({st.value: sum(s.status is st for s in r.steps) for st in StepStatus})
+    return {
+        "schema": SCHEMA,
+        "file": r.path,
+        "format": r.format,
+        "ok": r.holds,
+        "exit_code": r.exit_code,
+        "skipped_blocks": r.skipped,
+        "summary": summary,
+        "derivations": [_derivation_json(d, printer) for d in r.derivations],
+    }
+
+
+# ---- terminal -------------------------------------------------------------------------
+
+def _set(hs: frozenset[Hypothesis]) -> str:
+    return "{" + ", ".join(_hyps(hs)) + "}"
+
+
+def status_text(s: StepResult) -> str:
+    """One line saying what the step needs.
+
+    'holds in general', 'holds given {…} (declared)', 'needs {…}; not declared: …',
+    or 'fails: residual …'.
+    """
+    if s.status is StepStatus.HOLDS:
+        return "holds in general"
+    if s.status is StepStatus.HOLDS_GIVEN:
+        return f"holds given {_set(s.used)} (declared)"
+    if s.status is StepStatus.NEEDS_UNDECLARED:
+        alts = " or ".join(_set(n) for n in s.needs)
+        return (f"holds only given {alts}; not declared: {', '.join(_hyps(s.undeclared))}; "
+                f"as declared the residual is {text(s.residual)}")
+    ms = " (mean square)" if s.mean_square else ""
+    return f"fails: residual {text(s.residual)}{ms}"
+
+
+def _evidence_text(s: StepResult) -> str:
+    e = s.evidence
+    if e is None:
+        return ""
+    pt = ", ".join(f"{k}={v:g}" for k, v in e.point.items())
+    verdict = "agree" if e.agree else "differ"
+    return (f"{e.kind} at {pt}: lhs {e.lhs:.4g}±{e.lhs_se:.2g}, rhs {e.rhs:.4g}±{e.rhs_se:.2g}, "
+            f"z={e.z:.1f} ({verdict}; n={e.n}, α={e.alpha:g}, catches {e.min_detectable:.2%})")
+
+
+def table(r: VerifyResult) -> Table:
+    """A rich table: one row per step, grouped by derivation."""
+    t = Table(title=f"attncheck verify {r.path}", show_lines=False)
+    t.add_column("", no_wrap=True)
+    t.add_column("where", no_wrap=True)
+    t.add_column("step")
+    t.add_column("reason")
+    t.add_column("verdict")
+    numeric = any(s.evidence for s in r.steps)
+    if numeric:
+        t.add_column("numeric evidence")
+    for d in r.derivations:
+        head = f"derivation {d.number}" + (f": {d.title}" if d.title else "")
+        declared = ", ".join(map(str, d.declared)) or "nothing"
+        t.add_row("", "", f"[bold]{html.escape(head, quote=False)}[/]", "",
+                  f"[dim]declared: {declared}[/]", *([""] if numeric else []))
+        for s in d.steps:
+            mark = "[green]✓[/]" if s.holds else "[red]✗[/]"
+            cells = [mark, f"{s.location.line}:{s.location.column}",
+                     f"{s.lhs_source} = {s.rhs_source}", s.reason, status_text(s)]
+            t.add_row(*[c if n < 1 else _plain(c) for n, c in enumerate(cells)],
+                      *([_plain(_evidence_text(s))] if numeric else []))
+    return t
+
+
+def _plain(s: str) -> str:
+    """Text shown as is: rich markup in user text (e.g. '[b]') must not be interpreted."""
+    return s.replace("[", r"\[")
+
+
+# ---- LaTeX ----------------------------------------------------------------------------
+
+def _mark(s: StepResult, p: AttnLatexPrinter) -> str:
+    ok, fail = p._settings["marks"]
+    declared = tuple(s.declared)
+    if s.status is StepStatus.HOLDS:
+        return ok
+    if s.status is StepStatus.HOLDS_GIVEN:
+        return rf"{ok}\ {p.hypothesis_set(s.used, declared)}"
+    if s.status is StepStatus.NEEDS_UNDECLARED:
+        return (rf"{fail}\ \text{{needs}}\ {p.hypothesis_set(s.used, declared)},"
+                rf"\ \text{{not declared: }}{p.hypothesis_set(s.undeclared, declared)}")
+    word = "mean square residual" if s.mean_square else "residual"
+    return rf"{fail}\ \text{{{word}}}\ {p.doprint(s.residual)}"
+
+
+def _align(d: DerivationResult, p: AttnLatexPrinter) -> str:
+    rows = []
+    for n, s in enumerate(d.steps):
+        left = p.doprint(s.lhs) if n == 0 else ""
+        why = rf"\text{{{escape(s.reason)}}}" if s.reason else ""
+        rows.append(rf"{left} &{{}}= {p.doprint(s.rhs)} &&{why} &&{_mark(s, p)}")
+    return "\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}"
+
+
+def to_latex(r: VerifyResult, *, standalone: bool = True, notebook: bool = False) -> str:
+    """The checked chains as align* with ✓/✗ marks; a compilable document when standalone.
+
+    Chinese reasons need xelatex: the document loads ctex when the text is not ASCII.
+    """
+    p = AttnLatexPrinter({"notation": "mathbb", "dot": "transpose"})
+    parts = []
+    for d in r.derivations:
+        title = escape(d.title) if d.title else f"Derivation {d.number}"
+        where = escape(f"{d.location}")
+        body = _align(d, p)
+        if notebook:
+            body = body.replace(r"\begin{align*}", r"\begin{aligned}").replace(
+                r"\end{align*}", r"\end{aligned}")
+            parts.append(f"$$\\text{{{title} ({where})}}\\\\ {body}$$")
+        else:
+            parts.append(f"\\paragraph{{{title}}} \\texttt{{{where}}}\n{body}")
+    body = "\n\n".join(parts)
+    if not standalone:
+        return body
+    cjk = "\\usepackage{ctex}\n" if any(ord(c) > 127 for c in body) else ""
+    return ("\\documentclass{article}\n\\usepackage{amsmath,amssymb}\n" + cjk
+            + "\\begin{document}\n" + body + "\n\\end{document}\n")
+
+
+def to_html(r: VerifyResult) -> str:
+    """An HTML table for notebooks; expressions as \\( … \\) for MathJax."""
+    p = AttnLatexPrinter({"dot": "transpose"})
+    rows = []
+    for d in r.derivations:
+        for s in d.steps:
+            color = "green" if s.holds else "#c00"
+            mark = "✓" if s.holds else "✗"
+            rows.append(
+                "<tr>"
+                f"<td style='color:{color}'>{mark}</td>"
+                f"<td>{html.escape(str(s.location))}</td>"
+                f"<td>\\({html.escape(p.doprint(s.lhs))} = {html.escape(p.doprint(s.rhs))}\\)</td>"
+                f"<td>{html.escape(s.reason)}</td>"
+                f"<td>{html.escape(status_text(s))}</td>"
+                "</tr>")
+    head = "<tr><th></th><th>where</th><th>step</th><th>reason</th><th>verdict</th></tr>"
+    return f"<table>{head}{''.join(rows)}</table>"
+
