@@ -1,3 +1,22 @@
-"""attncheck's numeric side: evaluates the symbolic side's expressions at concrete points."""
+"""attncheck's numeric side: evaluates the symbolic side's expressions at concrete points.
 
-__all__: list[str] = []
+Monte Carlo estimates of E/Var/Cov expressions (i.i.d. or block design, streamed,
+seeded, on both cores) and calibrated comparisons with the symbolic values.
+"""
+
+from numeric.agreement import Comparison, StepEvidence, compare, judge, step_evidence
+from numeric.estimate import Estimate, critical_values, estimate
+from numeric.points import Point, point_for
+
+__all__ = [
+    "Comparison",
+    "Estimate",
+    "Point",
+    "StepEvidence",
+    "compare",
+    "critical_values",
+    "estimate",
+    "judge",
+    "point_for",
+    "step_evidence",
+]
