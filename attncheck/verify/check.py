@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Iterator
 
+import numpy as np
 from sympy import Add, Derivative, Expr, Indexed, KroneckerDelta, Mul, Pow, Sum
 
 from attncheck.verify.declarations import State, default_dimension
@@ -166,7 +167,9 @@ def _checked(number: int, a: Link, b: Link, loc: Location, model: Model,
     try:
         with _time_limit(STEP_SECONDS, "this step"):
             step = _check_step(number, a, b, loc, model, declared)
-            return attach_evidence(step, model, seed=seed) if numeric else step
+            if not numeric:
+                return step
+            return attach_evidence(step, model, seed=np.random.SeedSequence([seed, number]))
     except VerifyError:
         raise
     except DerivationError as exc:

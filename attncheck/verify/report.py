@@ -35,10 +35,21 @@ of meaning gets a new version)::
       "residual": str, "residual_latex": str,   # lhs − rhs under the declared hypotheses
       "mean_square": bool,         # residual is E[(lhs − rhs)²] (a side is random)
       "checker": "moments" | "softmax",
-      "evidence": null | {"kind": "confirmation" | "counterexample", "point": {str: float},
-                          "lhs": float, "lhs_se": float, "rhs": float, "rhs_se": float,
-                          "z": float, "agree": bool, "n": int, "alpha": float,
-                          "min_detectable": float, "design": str}
+      "evidence": null | Evidence  # null: --symbolic-only, or a softmax step
+    }
+    Evidence = {                   # Monte Carlo at a concrete point (numeric.compare)
+      "kind": "confirmation" | "counterexample",
+      "point": str,                # e.g. "d=16 q~uniform(0, 1²) k~uniform(0, 1²) ρ=0"
+      "violated": [str],           # hypotheses the counterexample point violates
+      "estimate": float|null, "se": float|null,   # of lhs, or of lhs − rhs
+      "reference": float|null,     # what the estimate is tested against
+      "z": float|null, "critical": float|null,    # |z| ≤ critical: the sides agree
+      "agree": bool|null,          # null: the numeric side could not estimate (see note)
+      "units": int, "design": str, # samples or blocks; "iid" or "block b×b"
+      "alpha": float, "power": float,
+      "min_detectable": float|null,  # relative error caught with probability power
+      "consistent": bool|null,     # agree == (status is holds or holds-given)
+      "note": str
     }
 
 >>> from attncheck.verify.check import verify_text
@@ -62,7 +73,7 @@ from attncheck.verify.result import DerivationResult, StepResult, StepStatus, Ve
 from derivations import Hypothesis
 from derivations.printing import AttnLatexPrinter, escape
 
-__all__ = ["SCHEMA", "status_text", "table", "to_html", "to_json", "to_latex"]
+__all__ = ["SCHEMA", "evidence_text", "status_text", "table", "to_html", "to_json", "to_latex"]
 
 SCHEMA = "attncheck.verify/1"
 
@@ -152,14 +163,20 @@ def status_text(s: StepResult) -> str:
     return f"fails: residual {text(s.residual)}{ms}"
 
 
-def _evidence_text(s: StepResult) -> str:
+def evidence_text(s: StepResult) -> str:
+    """The numeric evidence in one line ("" when the step has none)."""
     e = s.evidence
     if e is None:
         return ""
-    pt = ", ".join(f"{k}={v:g}" for k, v in e.point.items())
-    verdict = "agree" if e.agree else "differ"
-    return (f"{e.kind} at {pt}: lhs {e.lhs:.4g}±{e.lhs_se:.2g}, rhs {e.rhs:.4g}±{e.rhs_se:.2g}, "
-            f"z={e.z:.1f} ({verdict}; n={e.n}, α={e.alpha:g}, catches {e.min_detectable:.2%})")
+    if e.agree is None:
+        return e.note
+    gap = f"|z| = {abs(e.z):.1f} {'≤' if e.agree else '>'} {e.critical:.1f}"
+    what = "sides agree" if e.agree else "sides differ"
+    broken = f", violating {', '.join(e.violated)}" if e.violated else ""
+    flag = "" if e.consistent else "  [numeric and symbolic DISAGREE]"
+    return (f"{e.kind} at {e.point}{broken}: {e.estimate:.4g} ± {e.se:.2g} vs {e.reference:.4g}, "
+            f"{gap} ({what}; α = {e.alpha:g}, {e.design} n = {e.units}, "
+            f"catches {e.min_detectable:.1%} with probability {e.power:g}){flag}")
 
 
 def table(r: VerifyResult) -> Table:
@@ -170,20 +187,16 @@ def table(r: VerifyResult) -> Table:
     t.add_column("step")
     t.add_column("reason")
     t.add_column("verdict")
-    numeric = any(s.evidence for s in r.steps)
-    if numeric:
-        t.add_column("numeric evidence")
     for d in r.derivations:
         head = f"derivation {d.number}" + (f": {d.title}" if d.title else "")
         declared = ", ".join(map(str, d.declared)) or "nothing"
-        t.add_row("", "", f"[bold]{html.escape(head, quote=False)}[/]", "",
-                  f"[dim]declared: {declared}[/]", *([""] if numeric else []))
+        t.add_row("", "", "[bold]" + _plain(head) + "[/]", "", "[dim]declared: " + _plain(declared) + "[/]")
         for s in d.steps:
             mark = "[green]✓[/]" if s.holds else "[red]✗[/]"
             cells = [mark, f"{s.location.line}:{s.location.column}",
-                     f"{s.lhs_source} = {s.rhs_source}", s.reason, status_text(s)]
-            t.add_row(*[c if n < 1 else _plain(c) for n, c in enumerate(cells)],
-                      *([_plain(_evidence_text(s))] if numeric else []))
+                     f"{s.lhs_source} = {s.rhs_source}", s.reason,
+                     "\n".join(filter(None, (status_text(s), evidence_text(s))))]
+            t.add_row(*[c if n < 1 else _plain(c) for n, c in enumerate(cells)])
     return t
 
 
