@@ -13,6 +13,7 @@ from rich.table import Table
 
 from attncheck.catalogue import DotProductSection
 from attncheck.sections import CheckRow, CheckSettings, Section
+from attncheck.verify.command import register as register_verify
 from derivations import DerivationError
 
 __all__ = ["all_sections", "build_parser", "main"]
@@ -110,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="probability of catching the reported smallest relative error (default 0.999)")
     c.add_argument("--symbolic-only", action="store_true", help="skip the numeric side")
     c.set_defaults(func=_cmd_check)
-    __import__("attncheck.verify.command").verify.command.register(sub)
+    register_verify(sub)
     return p
 
 

@@ -17,10 +17,11 @@ work per step is bounded (expansion size before the engine runs, and a time limi
 
 from __future__ import annotations
 
+import re
 import signal
 import threading
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Iterator
 
 import numpy as np
@@ -46,7 +47,7 @@ from derivations.checking import _apply_all
 from derivations.expectation import MAX_TERMS, _canonical
 from derivations.operators import Cov, Var
 
-__all__ = ["STEP_SECONDS", "candidates", "verify", "verify_text"]
+__all__ = ["STEP_SECONDS", "Pending", "candidates", "check_source", "collect", "verify", "verify_text"]
 
 #: Wall-clock limit for checking one step; the exact engine takes well under a second
 #: for anything in lecture notes, so a step past this is refused rather than waited for.
@@ -206,45 +207,59 @@ def _chain_results(
 
 def _is_derivation(block: Block) -> bool:
     """A display block with an '=' outside \\text{…} is a chain; others (a formula) are not."""
-    import re
-
     return "=" in re.sub(r"\\(text|mbox|textrm)\s*\{[^{}]*\}", "", block.text)
 
 
-def check_source(source: Source, fmt: Format, *, seed: int = 20261121,
-                 numeric: bool = True) -> VerifyResult:
-    """Check every derivation of an already-read source."""
+@dataclass(frozen=True)
+class Pending:
+    """A parsed chain, with its block and the declarations and Model in force there."""
+
+    chain: tuple[Link, ...]
+    block: Block
+    state: State
+    model: Model
+
+
+def collect(source: Source, fmt: Format) -> tuple[list[Pending], int]:
+    """Every chain of the file, parsed (nothing checked yet), and the number of skipped blocks."""
     events = scan(source, fmt)
     blocks = [e for e in events if isinstance(e, Block)]
     default_dim = default_dimension(" ".join(b.text for b in blocks))
     state = State()
-    results: list[DerivationResult] = []
+    out: list[Pending] = []
     skipped = 0
     for ev in events:
         if not isinstance(ev, Block):
             state = state.apply(ev, source.path, source, default_dim)
             continue
-        if state.skip_next or not _is_derivation(ev):
-            skipped += state.skip_next
-            state = State(state.families, state.dim, state.hypotheses)
-            continue
-        try:
-            model = state.model(default_dim)
-        except DerivationError as exc:
-            raise VerifyError(str(exc), source.location(ev.start)) from None
-        try:
-            chains = LatexParser(model).block(ev.text)
-        except ParseProblem as p:
-            raise VerifyError(p.message, source.location(ev.start + p.offset)) from None
-        for chain in chains:
-            results.append(_chain_results(chain, source, ev, len(results) + 1, state, model,
-                                          seed, numeric))
-        state = State(state.families, state.dim, state.hypotheses)  # title: one derivation
-    if not results:
+        if not state.skip_next and _is_derivation(ev):
+            try:
+                model = state.model(default_dim)
+            except DerivationError as exc:
+                raise VerifyError(str(exc), source.location(ev.start)) from None
+            try:
+                chains = LatexParser(model).block(ev.text)
+            except ParseProblem as p:
+                raise VerifyError(p.message, source.location(ev.start + p.offset)) from None
+            out += [Pending(tuple(c), ev, state, model) for c in chains]
+        skipped += state.skip_next
+        state = replace(state, skip_next=False, title="")  # both apply to one block
+    if not out:
         raise VerifyError(
             "no derivation found: expected display math with '=' ($$ … $$, \\[ … \\], "
             "equation or align)", Location(source.path))
-    return VerifyResult(source.path, fmt, tuple(results), skipped)
+    return out, skipped
+
+
+def check_source(source: Source, fmt: Format, *, seed: int = 20261121,
+                 numeric: bool = True) -> VerifyResult:
+    """Check every derivation of an already-read source."""
+    pending, skipped = collect(source, fmt)
+    results = tuple(
+        _chain_results(list(p.chain), source, p.block, n, p.state, p.model, seed, numeric)
+        for n, p in enumerate(pending, 1)
+    )
+    return VerifyResult(source.path, fmt, results, skipped)
 
 
 def verify(path: str, *, fmt: Format | None = None, seed: int = 20261121,

@@ -134,7 +134,7 @@ _BLOCK = re.compile(
     rf"|\\begin\s*\{{(?P<env>{_ENVS})(?P<star>\*?)\}}(\{{\d+\}})?(?P<body>.*?)\\end\s*\{{(?P=env)(?P=star)\}}",
     re.S,
 )
-_DIRECTIVE = re.compile(r"^[ \t%]*attncheck\s*:", re.M)
+_DIRECTIVE = re.compile(r"[ \t%]*attncheck\s*:")
 
 
 def _blank(text: str, a: int, b: int) -> str:
@@ -162,11 +162,15 @@ def _tex_comments(text: str) -> list[tuple[int, int]]:
 
 
 def _directives(text: str, start: int, end: int) -> list[Directive]:
+    """Lines of text[start:end] (one comment) that start with ``attncheck:``."""
     out = []
-    for m in _DIRECTIVE.finditer(text, start, end):
-        line_end = text.find("\n", m.end(), end)
-        line_end = end if line_end < 0 else line_end
-        out.append(Directive(m.end(), text[m.end():line_end].rstrip().removesuffix("-->").rstrip()))
+    pos = start
+    for line in text[start:end].split("\n"):
+        m = _DIRECTIVE.match(line)
+        if m:
+            body = line[m.end():].rstrip()
+            out.append(Directive(pos + m.end(), body.removesuffix("-->").rstrip()))
+        pos += len(line) + 1
     return out
 
 
