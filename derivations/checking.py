@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from itertools import combinations
 
-from sympy import Dummy, Eq, Expr, KroneckerDelta, Poly, PolynomialError, Symbol, simplify, solve
+from sympy import Dummy, Eq, Expr, KroneckerDelta, Poly, PolynomialError, Pow, Symbol, ilcm, simplify, solve
 
 from derivations.errors import InvalidModel
 from derivations.expectation import _canonical, evaluate, expectation, is_random
@@ -63,6 +63,16 @@ def is_zero(expr: Expr) -> bool:
     free = {a: Dummy() for a in e.atoms(StdMoment, MixedMoment, KroneckerDelta)}
     if e.xreplace(free).is_polynomial():
         return False
+    # √d_k, d_k^{3/2}: a positive symbol x under rational powers is s^m for the lcm m of
+    # the denominators, and the residual becomes a polynomial in s that expansion decides.
+    roots: dict[Symbol, int] = {}
+    for p in e.atoms(Pow):
+        if p.exp.is_Rational and not p.exp.is_Integer and p.base.is_Symbol and p.base.is_positive:
+            roots[p.base] = ilcm(roots.get(p.base, 1), p.exp.q)
+    if roots:
+        e = _canonical(e.subs({x: Dummy(positive=True) ** m for x, m in roots.items()}))
+        if e == 0 or e.xreplace(free).is_polynomial():
+            return e == 0
     try:
         return bool(simplify(e) == 0)
     except (StopIteration, RecursionError, TypeError):  # SymPy issue 14570 and friends

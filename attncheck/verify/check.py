@@ -47,11 +47,13 @@ from derivations.checking import _apply_all
 from derivations.expectation import MAX_TERMS, _canonical
 from derivations.operators import Cov, Var
 
-__all__ = ["STEP_SECONDS", "Pending", "candidates", "check_source", "collect", "verify", "verify_text"]
+__all__ = ["NUMERIC_SECONDS", "STEP_SECONDS", "Pending", "candidates", "check_source", "collect", "verify", "verify_text"]
 
 #: Wall-clock limit for checking one step; the exact engine takes well under a second
 #: for anything in lecture notes, so a step past this is refused rather than waited for.
 STEP_SECONDS = 20.0
+#: Monte Carlo budget per step: at d = 16 it buys a test that catches a 5% error.
+NUMERIC_SECONDS = 1.0
 
 
 def candidates(model: Model, declared: tuple[Hypothesis, ...]) -> tuple[Hypothesis, ...]:
@@ -164,13 +166,14 @@ def _check_softmax(number: int, a: Link, b: Link, loc: Location,
 
 
 def _checked(number: int, a: Link, b: Link, loc: Location, model: Model,
-             declared: tuple[Hypothesis, ...], seed: int, numeric: bool) -> StepResult:
+             declared: tuple[Hypothesis, ...], seed: int, numeric: float) -> StepResult:
     try:
         with _time_limit(STEP_SECONDS, "this step"):
             step = _check_step(number, a, b, loc, model, declared)
-            if not numeric:
+            if numeric <= 0:
                 return step
-            return attach_evidence(step, model, seed=np.random.SeedSequence([seed, number]))
+            return attach_evidence(step, model, seed=np.random.SeedSequence([seed, number]),
+                                   max_seconds=numeric)
     except VerifyError:
         raise
     except DerivationError as exc:
@@ -179,7 +182,7 @@ def _checked(number: int, a: Link, b: Link, loc: Location, model: Model,
 
 def _chain_results(
     chain: list[Link], source: Source, block: Block, number: int, state: State, model: Model,
-    seed: int, numeric: bool,
+    seed: int, numeric: float,
 ) -> DerivationResult:
     def loc(link: Link) -> Location:
         return source.location(block.start + link.offset)
@@ -200,7 +203,7 @@ def _chain_results(
     )
     last = replace(chain[-1], reason="conclusion")
     conclusion = steps[0] if len(steps) == 1 else replace(
-        _checked(0, chain[0], last, loc(chain[0]), model, declared, seed, numeric=False),
+        _checked(0, chain[0], last, loc(chain[0]), model, declared, seed, numeric=0.0),
         lhs_source=src(chain[0]), rhs_source=src(last))
     return DerivationResult(number, loc(chain[0]), state.title, model, declared, steps, conclusion)
 
@@ -252,25 +255,32 @@ def collect(source: Source, fmt: Format) -> tuple[list[Pending], int]:
 
 
 def check_source(source: Source, fmt: Format, *, seed: int = 20261121,
-                 numeric: bool = True) -> VerifyResult:
-    """Check every derivation of an already-read source."""
+                 numeric: bool = True, numeric_seconds: float = NUMERIC_SECONDS) -> VerifyResult:
+    """Check every derivation of an already-read source.
+
+    With ``numeric``, each step also gets Monte Carlo evidence, sampled for at most
+    about ``numeric_seconds`` (the power reported beside it says what that bought).
+    """
     pending, skipped = collect(source, fmt)
+    budget = numeric_seconds if numeric else 0.0
     results = tuple(
-        _chain_results(list(p.chain), source, p.block, n, p.state, p.model, seed, numeric)
+        _chain_results(list(p.chain), source, p.block, n, p.state, p.model, seed, budget)
         for n, p in enumerate(pending, 1)
     )
     return VerifyResult(source.path, fmt, results, skipped)
 
 
 def verify(path: str, *, fmt: Format | None = None, seed: int = 20261121,
-           numeric: bool = True) -> VerifyResult:
+           numeric: bool = True, numeric_seconds: float = NUMERIC_SECONDS) -> VerifyResult:
     """Check the derivations of a .tex or .md file (the Python API behind `attncheck verify`)."""
     fmt = fmt or guess_format(path)
-    return check_source(read_source(path), fmt, seed=seed, numeric=numeric)
+    return check_source(read_source(path), fmt, seed=seed, numeric=numeric,
+                        numeric_seconds=numeric_seconds)
 
 
 def verify_text(text: str, name: str = "<text>", *, fmt: Format | None = None,
-                seed: int = 20261121, numeric: bool = True) -> VerifyResult:
+                seed: int = 20261121, numeric: bool = True,
+                numeric_seconds: float = NUMERIC_SECONDS) -> VerifyResult:
     """Check derivations given as a string (a notebook cell); ``name`` appears in locations."""
     return check_source(decode(name, text.encode("utf-8")), fmt or guess_format(name),
-                        seed=seed, numeric=numeric)
+                        seed=seed, numeric=numeric, numeric_seconds=numeric_seconds)

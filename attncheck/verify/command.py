@@ -19,7 +19,7 @@ from typing import Any
 
 from rich.console import Console
 
-from attncheck.verify.check import verify
+from attncheck.verify.check import NUMERIC_SECONDS, verify
 from attncheck.verify.report import status_text, table, to_json, to_latex
 from attncheck.verify.result import VerifyResult
 
@@ -28,7 +28,8 @@ __all__ = ["register", "run"]
 
 def run(args: argparse.Namespace) -> int:
     """Check the file; print the table, JSON or LaTeX; return the exit status."""
-    result = verify(args.file, fmt=args.format, seed=args.seed, numeric=not args.symbolic_only)
+    result = verify(args.file, fmt=args.format, seed=args.seed, numeric=not args.symbolic_only,
+                    numeric_seconds=args.numeric_seconds)
     if args.json:
         json.dump(to_json(result), sys.stdout, ensure_ascii=False, indent=2)
         print()
@@ -46,10 +47,17 @@ def _print_table(r: VerifyResult) -> None:
     n = len(r.steps)
     if not bad:
         console.print(f"OK: all {n} steps of {len(r.derivations)} derivations hold as declared",
-                      highlight=False, markup=False)
+                      highlight=False, markup=False, soft_wrap=True)
     for s in bad:
         console.print(f"{s.location}: step {s.number}: {status_text(s)}",
-                      highlight=False, markup=False)
+                      highlight=False, markup=False, soft_wrap=True)
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
+    return value
 
 
 def register(sub: Any) -> None:
@@ -72,4 +80,6 @@ def register(sub: Any) -> None:
                    help="input format (default: from the file's suffix)")
     v.add_argument("--seed", type=int, default=20261121, help="seed of the numeric evidence")
     v.add_argument("--symbolic-only", action="store_true", help="skip the numeric evidence")
+    v.add_argument("--numeric-seconds", type=_positive, default=NUMERIC_SECONDS,
+                   help="Monte Carlo budget per step in seconds (default %(default)s)")
     v.set_defaults(func=run)
