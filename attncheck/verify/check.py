@@ -131,7 +131,8 @@ def _check_step(
     lhs, rhs = a.expr, b.expr
     if _is_softmax(lhs) or _is_softmax(rhs):
         return _check_softmax(number, a, b, loc, frozenset(declared))
-    bound = _expansion_bound(lhs - rhs, MAX_TERMS + 1)
+    # each side separately: lhs − rhs may cancel before the engine expands both sides
+    bound = _expansion_bound(lhs, MAX_TERMS + 1) + _expansion_bound(rhs, MAX_TERMS + 1)
     if bound > MAX_TERMS:
         raise ExpressionTooLarge(f"the step expands into more than {MAX_TERMS} terms")
     v = check_equality(lhs, rhs, model, candidates(model, declared), b.reason)
@@ -273,8 +274,8 @@ def check_source(source: Source, fmt: Format, *, seed: int = 20261121,
 def verify(path: str, *, fmt: Format | None = None, seed: int = 20261121,
            numeric: bool = True, numeric_seconds: float = NUMERIC_SECONDS) -> VerifyResult:
     """Check the derivations of a .tex or .md file (the Python API behind `attncheck verify`)."""
-    fmt = fmt or guess_format(path)
-    return check_source(read_source(path), fmt, seed=seed, numeric=numeric,
+    source = read_source(path)  # a missing file is reported before an unknown suffix
+    return check_source(source, fmt or guess_format(path), seed=seed, numeric=numeric,
                         numeric_seconds=numeric_seconds)
 
 
