@@ -18,11 +18,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from sympy import sqrt
+from sympy import IndexedBase, KroneckerDelta, sqrt
 
 from attncheck.cli import main
 from attncheck.verify import StepStatus, VerifyResult, verify
 from attncheck.verify.evidence import attach_evidence
+from attncheck.verify.latex import index_symbol
 from attncheck.verify.report import SCHEMA, to_json, to_latex
 from derivations.lecture import D_K
 
@@ -54,9 +55,18 @@ EXPECTED: dict[str, list[list[tuple[str, list[list[str]]]]]] = {
     "e_dot_no_declarations_en.md": [
         [(H, [[]]), (U, [["q ⟂ k"]]), (U, [["E(q_i) = 0"], ["E(k_i) = 0"]])],
     ],
+    "softmax_jacobian_en.tex": [
+        [(H, [[]]), (H, [[]]), (H, [[]])],
+        [(H, [[]]), (H, [[]]), (H, [[]])],
+    ],
+    "softmax_dropped_delta_zh.md": [
+        [(H, [[]]), (F, [])],
+        [(H, [[]]), (H, [[]])],
+    ],
 }
 EXIT = {"var_dot_en.tex": 0, "var_qk_zh.md": 0, "var_sqrt_dk_wrong_en.md": 1,
-        "factorization_zh.tex": 1, "e_dot_no_declarations_en.md": 1}
+        "factorization_zh.tex": 1, "e_dot_no_declarations_en.md": 1,
+        "softmax_jacobian_en.tex": 0, "softmax_dropped_delta_zh.md": 1}
 
 
 @cache
@@ -96,7 +106,8 @@ def test_undeclared_zero_means_are_named() -> None:
 
 
 @pytest.mark.parametrize("name", ["factorization_zh.tex", "e_dot_no_declarations_en.md",
-                                  "var_sqrt_dk_wrong_en.md"])
+                                  "var_sqrt_dk_wrong_en.md", "softmax_jacobian_en.tex",
+                                  "softmax_dropped_delta_zh.md"])
 def test_numeric_side_agrees_with_every_symbolic_verdict(name: str) -> None:
     for d in _symbolic(name).derivations:
         for s in d.steps:
@@ -109,6 +120,16 @@ def test_numeric_side_agrees_with_every_symbolic_verdict(name: str) -> None:
             assert e.kind == ("confirmation" if s.holds else "counterexample")
             if s.status is StepStatus.NEEDS_UNDECLARED:  # violating exactly what is missing
                 assert set(e.violated) == set(map(str, s.undeclared))
+
+
+def test_dropped_delta_is_caught_on_the_diagonal() -> None:
+    r = _symbolic("softmax_dropped_delta_zh.md")
+    bad = r.derivations[0].steps[1]
+    y = IndexedBase("y")
+    assert bad.checker == "softmax" and bad.status is StepStatus.FAILS
+    assert bad.residual == KroneckerDelta(index_symbol("i"), index_symbol("j")) * y[index_symbol("i")]
+    e = attach_evidence(bad, r.derivations[0].model, seed=3).evidence
+    assert e is not None and not e.agree and e.point.endswith("i=2 j=2"), e.point
 
 
 def test_cli_attaches_numeric_evidence(capsys: pytest.CaptureFixture[str]) -> None:
@@ -162,7 +183,8 @@ def test_latex_report_compiles(name: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(shutil.which("xelatex") is None, reason="xelatex not installed")
-@pytest.mark.parametrize("name", ["var_dot_en.tex", "factorization_zh.tex"])
+@pytest.mark.parametrize("name", ["var_dot_en.tex", "factorization_zh.tex",
+                                  "softmax_jacobian_en.tex"])
 def test_tex_examples_compile_as_they_are(name: str, tmp_path: Path) -> None:
     run = subprocess.run(["xelatex", "-interaction=nonstopmode", "-halt-on-error",
                           f"-output-directory={tmp_path}", str(EXAMPLES / name)],

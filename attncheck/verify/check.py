@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Iterator
 
 import numpy as np
-from sympy import Add, Derivative, Expr, Indexed, KroneckerDelta, Mul, Pow, Sum
+from sympy import Add, Derivative, Expr, Indexed, Mul, Pow, Sum, exp
 
 from attncheck.verify.declarations import State, default_dimension
 from attncheck.verify.errors import Location, VerifyError
@@ -119,10 +119,32 @@ def _time_limit(seconds: float, what: str) -> Iterator[None]:
 
 
 def _is_softmax(e: Expr) -> bool:
+    """A step about softmax: a derivative, or y, x, t components (δ_ij alone is a moment's)."""
     return bool(
-        e.has(Derivative, KroneckerDelta)
+        e.has(Derivative)
         or any(str(x.base.label) in SOFTMAX_BASES for x in e.atoms(Indexed))
     )
+
+
+def _softmax_conventions(e: Expr, model: Model) -> Expr:
+    """Sums as derivations.softmax writes them: bound index k, upper limit its length n.
+
+    The notes' ``\\sum_j e^{x_j}`` (upper limit the default dimension) sums over the
+    whole vector, which the softmax module calls n.
+    """
+    from derivations.softmax import k as bound, n as length
+
+    def convert(s: Sum) -> Expr:
+        (var, lo, hi), *rest = s.limits
+        if rest:
+            return s
+        hi = length if hi == model.dim else hi
+        body = s.function
+        if var != bound and bound not in body.free_symbols:
+            body, var = body.xreplace({var: bound}), bound
+        return Sum(body, (var, lo, hi))
+
+    return e.replace(lambda x: isinstance(x, Sum), convert)
 
 
 def _check_step(
@@ -130,7 +152,7 @@ def _check_step(
 ) -> StepResult:
     lhs, rhs = a.expr, b.expr
     if _is_softmax(lhs) or _is_softmax(rhs):
-        return _check_softmax(number, a, b, loc, frozenset(declared))
+        return _check_softmax(number, a, b, loc, model, frozenset(declared))
     # each side separately: lhs − rhs may cancel before the engine expands both sides
     bound = _expansion_bound(lhs, MAX_TERMS + 1) + _expansion_bound(rhs, MAX_TERMS + 1)
     if bound > MAX_TERMS:
@@ -151,19 +173,18 @@ def _check_step(
                       v.mean_square, "moments")
 
 
-def _check_softmax(number: int, a: Link, b: Link, loc: Location,
+def _check_softmax(number: int, a: Link, b: Link, loc: Location, model: Model,
                    declared: frozenset[Hypothesis]) -> StepResult:
-    try:
-        from derivations.softmax import check_softmax_equality  # type: ignore[import-not-found]
-    except ImportError:
-        raise VerifyError(
-            "this step is about softmax (∂y_i/∂x_j, δ_ij, y, x, t), and the softmax checker "
-            "(derivations.softmax) is not available in this installation", loc) from None
-    v = check_softmax_equality(a.expr, b.expr)
+    from derivations.softmax import check_softmax_equality, to_y
+
+    lhs, rhs = (_softmax_conventions(x, model) for x in (a.expr, b.expr))
+    # The notes' e^{x_i} / Σ_k e^{x_k} is y_i: the softmax module rewrites it (to_y),
+    # its checker compares expressions in y and t.
+    in_y = (to_y(x) if x.has(exp) else x for x in (lhs, rhs))
+    v = check_softmax_equality(*in_y, reason=b.reason)
     status = StepStatus.HOLDS if v.holds else StepStatus.FAILS
-    return StepResult(number, loc, a.expr, b.expr, b.reason, status,
-                      (frozenset(),) if v.holds else (), declared, v.residual_given,
-                      False, "softmax")
+    return StepResult(number, loc, lhs, rhs, b.reason, status, v.needs, declared,
+                      v.residual_given, False, "softmax")
 
 
 def _checked(number: int, a: Link, b: Link, loc: Location, model: Model,

@@ -12,9 +12,12 @@ concrete point (``numeric.point_for``):
 
 The test is two-sided at the per-check false-fail rate α; ``min_detectable`` is the
 smallest relative error it catches with probability ``power``.  Softmax steps have
-no Monte Carlo side (they are exact identities of functions).
+no Monte Carlo side (they are identities of functions): both sides are evaluated at
+seeded scores with derivatives by complex step (:func:`softmax_evidence`).
 
->>> from sympy import Add, Expr, Integer, Sum
+>>> from sympy import Add, Derivative, Expr, Indexed, Integer, KroneckerDelta, Mul, Pow, Sum, Symbol
+from sympy import exp as exp_
+from sympy import log as log_
 >>> from derivations import MeanIs, Var
 >>> from derivations.lecture import LECTURE
 >>> from attncheck.verify.errors import Location
@@ -36,13 +39,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
-from sympy import Add, Expr, Integer, Sum
+from sympy import Add, Derivative, Expr, Indexed, Integer, KroneckerDelta, Mul, Pow, Sum, Symbol
+from sympy import exp as exp_
+from sympy import log as log_
 
 from attncheck.verify.result import StepResult, StepStatus
 from derivations import Cov, DerivationError, E, Model, Var
 from numeric import compare, point_for
 
-__all__ = ["DIMENSION", "Evidence", "attach_evidence"]
+__all__ = ["DIMENSION", "Evidence", "attach_evidence", "softmax_evidence"]
 
 #: The concrete dimension of the evidence points: large enough that a d versus √d
 #: mistake is a factor 4, small enough that sampling is cheap.
@@ -105,8 +110,14 @@ def attach_evidence(step: StepResult, model: Model, *, seed: int | np.random.See
                     alpha: float = 1e-6, power: float = 0.999, detect: float = 0.05,
                     max_seconds: float = 1.0) -> StepResult:
     """``step`` with its numeric evidence (softmax steps are returned unchanged)."""
-    if step.checker != "moments":
-        return step
+    if step.checker == "softmax":
+        try:
+            return replace(step, evidence=softmax_evidence(step, seed=seed))
+        except (ValueError, ArithmeticError) as exc:
+            nan = math.nan
+            return replace(step, evidence=Evidence(
+                "confirmation" if step.status.ok else "counterexample", "", (), nan, nan, nan,
+                nan, nan, None, 0, "", 0.0, 1.0, nan, None, f"no numeric value: {exc}"))
     holds = step.status.ok
     kind = "confirmation" if holds else "counterexample"
     violate = tuple(sorted(step.undeclared, key=str)) if step.status is StepStatus.NEEDS_UNDECLARED else ()
@@ -127,3 +138,94 @@ def attach_evidence(step: StepResult, model: Model, *, seed: int | np.random.See
                   c.reference, c.z, c.critical, c.agree, est.units, est.design, alpha, power,
                   c.min_detectable, c.agree == holds)
     return replace(step, evidence=ev)
+
+
+# ---- softmax steps: both sides at concrete scores, derivatives by complex step ------------
+
+#: Length of the evidence vector and the index pairs (i, j) tried: off-diagonal, diagonal,
+#: and reversed, so a dropped δ_ij shows at i = j and a transposition at i ≠ j.
+SOFTMAX_N = 5
+INDEX_PAIRS = ((1, 2), (2, 2), (3, 1))
+_H = 1e-30  # complex step: no subtraction, so h can be tiny; the error is O(h²)
+
+
+def _softmax_value(e: Expr, xs: np.ndarray, ts: np.ndarray, idx: dict[Symbol, int]) -> complex:
+    """e at scores xs, target ts and index values idx (complex so a step can pass through)."""
+    from numeric.softmax import softmax
+
+    ys = softmax(xs)
+    if isinstance(e, Derivative):
+        (var, count), = e.variable_count
+        if count != 1 or not isinstance(var, Indexed):
+            raise ValueError(f"{e}: only first derivatives by a component x_j")
+        m = int(_softmax_value(var.indices[0], xs, ts, idx).real) - 1
+        bumped = xs.astype(complex)
+        bumped[m] += 1j * _H
+        return complex(_softmax_value(e.expr, bumped, ts, idx).imag / _H)
+    if isinstance(e, Indexed):
+        a = int(_softmax_value(e.indices[0], xs, ts, idx).real) - 1
+        return complex({"y": ys, "x": xs, "t": ts}[str(e.base.label)][a])
+    if isinstance(e, Symbol):
+        if e.name == "L":  # the cross-entropy loss −Σ t_k log y_k
+            return complex(-np.sum(ts * np.log(ys)))
+        if e.name == "n":
+            return complex(len(xs))
+        if e in idx:
+            return complex(idx[e])
+        raise ValueError(f"{e} has no value at a softmax point")
+    if isinstance(e, KroneckerDelta):
+        a, b = (_softmax_value(v, xs, ts, idx) for v in e.args)
+        return complex(a == b)
+    if isinstance(e, Sum):
+        (var, lo, hi), = e.limits
+        lo_v, hi_v = (int(_softmax_value(v, xs, ts, idx).real) for v in (lo, hi))
+        return sum((_softmax_value(e.function, xs, ts, {**idx, var: m})
+                    for m in range(lo_v, hi_v + 1)), complex(0))
+    if e.is_Number:
+        return complex(e)
+    args = [_softmax_value(a, xs, ts, idx) for a in e.args]
+    if isinstance(e, Add):
+        return sum(args, complex(0))
+    if isinstance(e, Mul):
+        out = complex(1)
+        for v in args:
+            out *= v
+        return out
+    if isinstance(e, Pow):
+        return args[0] ** args[1]
+    if isinstance(e, exp_):
+        return complex(np.exp(args[0]))
+    if isinstance(e, log_):
+        return complex(np.log(args[0]))
+    raise ValueError(f"{type(e).__name__} has no numeric value here")
+
+
+def softmax_evidence(step: StepResult, *, seed: int | np.random.SeedSequence) -> Evidence:
+    """Both sides at seeded scores x (n = 5) and a random target t, at each index pair.
+
+    Derivatives come from the numeric softmax by complex step (no cancellation, error
+    O(h²) with h = 1e-30), independently of the symbolic derivation.  The sides agree
+    when they differ by at most 64·n·ε·(1 + |lhs| + |rhs|): n rounding errors of a sum of
+    n terms, with a 64-fold margin; a real difference (a dropped δ_ij y_i) is O(0.1).
+    """
+    rng = np.random.default_rng(seed)
+    xs, ts = rng.normal(size=SOFTMAX_N), rng.dirichlet(np.ones(SOFTMAX_N))
+    from derivations.softmax import i, j
+
+    holds = step.status.ok
+    kind = "confirmation" if holds else "counterexample"
+    worst = (0.0, 0.0, 0.0, 0.0, INDEX_PAIRS[0])
+    for a, b in INDEX_PAIRS:
+        idx = {i: a, j: b}
+        lhs = _softmax_value(step.lhs, xs, ts, idx).real
+        rhs = _softmax_value(step.rhs, xs, ts, idx).real
+        tol = 64 * SOFTMAX_N * np.finfo(float).eps * (1 + abs(lhs) + abs(rhs))
+        ratio = abs(lhs - rhs) / tol
+        if ratio >= worst[0]:
+            worst = (ratio, lhs, rhs, tol, (a, b))
+    ratio, lhs, rhs, tol, (a, b) = worst
+    agree = bool(ratio <= 1)
+    point = (f"n={SOFTMAX_N} x={np.array2string(xs, precision=3)} "
+             f"t={np.array2string(ts, precision=3)} i={a} j={b}")
+    return Evidence(kind, point, (), lhs, tol, rhs, ratio, 1.0, agree, len(INDEX_PAIRS),
+                    "complex step", 0.0, 1.0, tol / max(1.0, abs(rhs)), agree == holds)

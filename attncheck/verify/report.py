@@ -42,6 +42,9 @@ of meaning gets a new version)::
       "point": str,                # e.g. "d=16 q~uniform(0, 1²) k~uniform(0, 1²) ρ=0"
       "violated": [str],           # hypotheses the counterexample point violates
       "estimate": float|null, "se": float|null,   # of lhs, or of lhs − rhs
+                                   # (softmax steps: design "complex step", estimate and
+                                   # reference are lhs and rhs at the worst index pair, se
+                                   # the rounding bound, z = |lhs − rhs| / se, critical 1)
       "reference": float|null,     # what the estimate is tested against
       "z": float|null, "critical": float|null,    # |z| ≤ critical: the sides agree
       "agree": bool|null,          # null: the numeric side could not estimate (see note)
@@ -170,6 +173,11 @@ def evidence_text(s: StepResult) -> str:
         return ""
     if e.agree is None:
         return e.note
+    if e.design == "complex step":
+        rel = "≤" if e.agree else ">"
+        return (f"{e.kind} at {e.point}: {e.estimate:.6g} vs {e.reference:.6g}, "
+                f"|difference| {rel} {e.se:.1g} = 64·n·ε·(1 + |lhs| + |rhs|) "
+                f"(worst of {e.units} index pairs; derivatives by complex step)")
     gap = f"|z| = {abs(e.z):.1f} {'≤' if e.agree else '>'} {e.critical:.1f}"
     what = "sides agree" if e.agree else "sides differ"
     broken = f", violating {', '.join(e.violated)}" if e.violated else ""
