@@ -15,9 +15,7 @@ smallest relative error it catches with probability ``power``.  Softmax steps ha
 no Monte Carlo side (they are identities of functions): both sides are evaluated at
 seeded scores with derivatives by complex step (:func:`softmax_evidence`).
 
->>> from sympy import Add, Derivative, Expr, Indexed, Integer, KroneckerDelta, Mul, Pow, Sum, Symbol
-from sympy import exp as exp_
-from sympy import log as log_
+>>> from sympy import Integer
 >>> from derivations import MeanIs, Var
 >>> from derivations.lecture import LECTURE
 >>> from attncheck.verify.errors import Location
