@@ -172,7 +172,8 @@ def test_table_output_names_failing_steps(capsys: pytest.CaptureFixture[str]) ->
 
 
 @pytest.mark.skipif(shutil.which("xelatex") is None, reason="xelatex not installed")
-@pytest.mark.parametrize("name", ["var_qk_zh.md", "var_sqrt_dk_wrong_en.md"])
+@pytest.mark.parametrize("name", ["var_qk_zh.md", "var_sqrt_dk_wrong_en.md",
+                                  "softmax_dropped_delta_zh.md"])
 def test_latex_report_compiles(name: str, tmp_path: Path) -> None:
     tex = to_latex(_symbolic(name))
     assert tex.count(r"\checkmark") + tex.count(r"\times") == sum(len(d) for d in EXPECTED[name])

@@ -180,8 +180,8 @@ def _check_softmax(number: int, a: Link, b: Link, loc: Location, model: Model,
     lhs, rhs = (_softmax_conventions(x, model) for x in (a.expr, b.expr))
     # The notes' e^{x_i} / Σ_k e^{x_k} is y_i: the softmax module rewrites it (to_y),
     # its checker compares expressions in y and t.
-    in_y = (to_y(x) if x.has(exp) else x for x in (lhs, rhs))
-    v = check_softmax_equality(*in_y, reason=b.reason)
+    lhs_y, rhs_y = (to_y(x) if x.has(exp) else x for x in (lhs, rhs))
+    v = check_softmax_equality(lhs_y, rhs_y, reason=b.reason)
     status = StepStatus.HOLDS if v.holds else StepStatus.FAILS
     return StepResult(number, loc, lhs, rhs, b.reason, status, v.needs, declared,
                       v.residual_given, False, "softmax")

@@ -172,8 +172,8 @@ def _softmax_value(e: Expr, xs: np.ndarray, ts: np.ndarray, idx: dict[Symbol, in
             return complex(idx[e])
         raise ValueError(f"{e} has no value at a softmax point")
     if isinstance(e, KroneckerDelta):
-        a, b = (_softmax_value(v, xs, ts, idx) for v in e.args)
-        return complex(a == b)
+        u, v = (_softmax_value(w, xs, ts, idx) for w in e.args)
+        return complex(u == v)
     if isinstance(e, Sum):
         (var, lo, hi), = e.limits
         lo_v, hi_v = (int(_softmax_value(v, xs, ts, idx).real) for v in (lo, hi))
@@ -212,12 +212,12 @@ def softmax_evidence(step: StepResult, *, seed: int | np.random.SeedSequence) ->
 
     holds = step.status.ok
     kind = "confirmation" if holds else "counterexample"
-    worst = (0.0, 0.0, 0.0, 0.0, INDEX_PAIRS[0])
+    worst: tuple[float, float, float, float, tuple[int, int]] = (0.0, 0.0, 0.0, 0.0, INDEX_PAIRS[0])
     for a, b in INDEX_PAIRS:
         idx = {i: a, j: b}
-        lhs = _softmax_value(step.lhs, xs, ts, idx).real
-        rhs = _softmax_value(step.rhs, xs, ts, idx).real
-        tol = 64 * SOFTMAX_N * np.finfo(float).eps * (1 + abs(lhs) + abs(rhs))
+        lhs = float(_softmax_value(step.lhs, xs, ts, idx).real)
+        rhs = float(_softmax_value(step.rhs, xs, ts, idx).real)
+        tol = float(64 * SOFTMAX_N * np.finfo(float).eps * (1 + abs(lhs) + abs(rhs)))
         ratio = abs(lhs - rhs) / tol
         if ratio >= worst[0]:
             worst = (ratio, lhs, rhs, tol, (a, b))

@@ -577,13 +577,13 @@ class LatexParser:
 
 
 def _problem(exc: UnexpectedInput, text: str) -> ParseProblem:
-    pos = getattr(exc, "pos_in_stream", None)
+    pos: int = getattr(exc, "pos_in_stream", None) or 0
     if isinstance(exc, UnexpectedCharacters):
-        rest = text[exc.pos_in_stream:]
+        rest = text[pos:]
         macro = re.match(r"\\[a-zA-Z]+|\\.", rest)
         if macro:
-            return ParseProblem(f"unknown macro {macro.group(0)}", exc.pos_in_stream)
-        return ParseProblem(f"unexpected character {rest[:1]!r}", exc.pos_in_stream)
+            return ParseProblem(f"unknown macro {macro.group(0)}", pos)
+        return ParseProblem(f"unexpected character {rest[:1]!r}", pos)
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
         if tok.type == "$END":
@@ -591,10 +591,10 @@ def _problem(exc: UnexpectedInput, text: str) -> ParseProblem:
                 f"the block ends too early; expected {_expected(set(exc.expected))}", len(text))
         return ParseProblem(
             f"unexpected {str(tok)!r}; expected {_expected(set(exc.expected))}",
-            tok.start_pos if tok.start_pos is not None else (pos or 0),
+            tok.start_pos if tok.start_pos is not None else pos,
         )
     if isinstance(exc, UnexpectedEOF):
         return ParseProblem(
             f"the block ends too early; expected {_expected(set(exc.expected))}", len(text))
-    return ParseProblem(str(exc).splitlines()[0], pos or 0)  # pragma: no cover
+    return ParseProblem(str(exc).splitlines()[0], pos)  # pragma: no cover
 

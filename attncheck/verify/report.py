@@ -233,7 +233,8 @@ def _align(d: DerivationResult, p: AttnLatexPrinter) -> str:
     rows = []
     for n, s in enumerate(d.steps):
         left = p.doprint(s.lhs) if n == 0 else ""
-        why = rf"\text{{{escape(s.reason)}}}" if s.reason else ""
+        # the reason is the notes' own text-mode LaTeX (it sat in their \text{…}): kept as is
+        why = rf"\text{{{s.reason}}}" if s.reason else ""
         rows.append(rf"{left} &{{}}= {p.doprint(s.rhs)} &&{why} &&{_mark(s, p)}")
     return "\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}"
 
