@@ -265,7 +265,10 @@ def collect(source: Source, fmt: Format) -> tuple[list[Pending], int]:
             try:
                 chains = LatexParser(model).block(ev.text)
             except ParseProblem as p:
-                raise VerifyError(p.message, source.location(ev.start + p.offset)) from None
+                skip = "<!-- attncheck: skip -->" if fmt == "md" else "% attncheck: skip"
+                raise VerifyError(f"{p.message} (a formula that is not a derivation can be "
+                                  f"left unchecked with '{skip}' above it)",
+                                  source.location(ev.start + p.offset)) from None
             out += [Pending(tuple(c), ev, state, model) for c in chains]
         skipped += state.skip_next
         state = replace(state, skip_next=False, title="")  # both apply to one block

@@ -580,7 +580,8 @@ def _problem(exc: UnexpectedInput, text: str) -> ParseProblem:
     pos: int = getattr(exc, "pos_in_stream", None) or 0
     if isinstance(exc, UnexpectedCharacters):
         rest = text[pos:]
-        macro = re.match(r"\\[a-zA-Z]+|\\.", rest)
+        macro = re.match(r"\\(?:mathrm|operatorname|mathbf|mathbb|mathcal|mathsf|textrm)\s*"
+                         r"\{[^{}]*\}|\\[a-zA-Z]+|\\.", rest)
         if macro:
             return ParseProblem(f"unknown macro {macro.group(0)}", pos)
         return ParseProblem(f"unexpected character {rest[:1]!r}", pos)
