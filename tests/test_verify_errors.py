@@ -14,6 +14,7 @@ import attncheck.verify.check as check_module
 from attncheck.cli import main
 from attncheck.verify import VerifyError, verify, verify_text
 from attncheck.verify.source import MAX_FILE_BYTES
+from derivations import ExpressionTooLarge
 
 
 def _write(tmp_path: Path, name: str, data: str | bytes) -> str:
@@ -106,3 +107,15 @@ def test_skip_and_reset_declarations(tmp_path: Path) -> None:
     r = verify_text(text, "s.md", numeric=False)
     assert r.skipped == 1
     assert [s.status.value for s in r.steps] == ["holds-given", "needs-undeclared"]
+
+
+def test_slow_numeric_evidence_costs_only_the_evidence(monkeypatch: pytest.MonkeyPatch) -> None:
+    def too_slow(*args: object, **kwargs: object) -> None:
+        raise ExpressionTooLarge("checking the numeric evidence took longer than 20 s")
+
+    monkeypatch.setattr(check_module, "attach_evidence", too_slow)
+    r = verify_text("$$ E(q_i k_i) = E(q_i)E(k_i) $$", "n.md")
+    (step,) = r.steps
+    assert step.status.value == "needs-undeclared"
+    assert step.evidence is not None and step.evidence.agree is None
+    assert step.evidence.note == "checking the numeric evidence took longer than 20 s"

@@ -29,7 +29,7 @@ from sympy import Add, Derivative, Expr, Indexed, Mul, Pow, Sum, exp
 
 from attncheck.verify.declarations import State, default_dimension
 from attncheck.verify.errors import Location, VerifyError
-from attncheck.verify.evidence import attach_evidence
+from attncheck.verify.evidence import attach_evidence, without_evidence
 from attncheck.verify.latex import SOFTMAX_BASES, LatexParser, Link, ParseProblem
 from attncheck.verify.result import DerivationResult, StepResult, StepStatus, VerifyResult
 from attncheck.verify.source import Block, Format, Source, decode, guess_format, read_source, scan
@@ -192,14 +192,18 @@ def _checked(number: int, a: Link, b: Link, loc: Location, model: Model,
     try:
         with _time_limit(STEP_SECONDS, "this step"):
             step = _check_step(number, a, b, loc, model, declared)
-            if numeric <= 0:
-                return step
-            return attach_evidence(step, model, seed=np.random.SeedSequence([seed, number]),
-                                   max_seconds=numeric)
     except VerifyError:
         raise
     except DerivationError as exc:
         raise VerifyError(f"cannot check this step: {exc}", loc) from None
+    if numeric <= 0:
+        return step
+    try:  # slow sampling costs the step its evidence, never the file its verdicts
+        with _time_limit(STEP_SECONDS, "the numeric evidence"):
+            return attach_evidence(step, model, seed=np.random.SeedSequence([seed, number]),
+                                   max_seconds=numeric)
+    except ExpressionTooLarge as exc:
+        return without_evidence(step, str(exc))
 
 
 def _chain_results(

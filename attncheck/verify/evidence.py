@@ -45,7 +45,7 @@ from attncheck.verify.result import StepResult, StepStatus
 from derivations import Cov, DerivationError, E, Model, Var
 from numeric import compare, point_for
 
-__all__ = ["DIMENSION", "Evidence", "attach_evidence", "softmax_evidence"]
+__all__ = ["DIMENSION", "Evidence", "attach_evidence", "softmax_evidence", "without_evidence"]
 
 #: The concrete dimension of the evidence points: large enough that a d versus √d
 #: mistake is a factor 4, small enough that sampling is cheap.
@@ -82,10 +82,19 @@ class Evidence:
     def as_json(self) -> dict[str, Any]:
         out = dict(vars(self))
         out["violated"] = list(self.violated)
-        for k in ("estimate", "se", "reference", "z", "critical", "min_detectable"):
+        for k in ("estimate", "se", "reference", "z", "critical", "min_detectable", "alpha",
+                  "power"):
             if not math.isfinite(out[k]):
                 out[k] = None  # JSON has no inf/nan
         return out
+
+
+def without_evidence(step: StepResult, note: str) -> StepResult:
+    """``step`` with an Evidence that says why there is no estimate (agree is None)."""
+    nan = math.nan
+    kind = "confirmation" if step.status.ok else "counterexample"
+    return replace(step, evidence=Evidence(kind, "", (), nan, nan, nan, nan, nan, None, 0, "",
+                                           nan, nan, nan, None, note))
 
 
 def _unroll(expr: Expr, model: Model) -> Expr:
@@ -112,10 +121,7 @@ def attach_evidence(step: StepResult, model: Model, *, seed: int | np.random.See
         try:
             return replace(step, evidence=softmax_evidence(step, seed=seed))
         except (ValueError, ArithmeticError) as exc:
-            nan = math.nan
-            return replace(step, evidence=Evidence(
-                "confirmation" if step.status.ok else "counterexample", "", (), nan, nan, nan,
-                nan, nan, None, 0, "", 0.0, 1.0, nan, None, f"no numeric value: {exc}"))
+            return without_evidence(step, f"no numeric value: {exc}")
     holds = step.status.ok
     kind = "confirmation" if holds else "counterexample"
     violate = tuple(sorted(step.undeclared, key=str)) if step.status is StepStatus.NEEDS_UNDECLARED else ()
@@ -127,10 +133,7 @@ def attach_evidence(step: StepResult, model: Model, *, seed: int | np.random.See
         c = compare(lhs, rhs, point, seed=seed, alpha=alpha, power=power, detect=detect,
                     max_seconds=max_seconds)
     except (DerivationError, TypeError, ValueError, ArithmeticError) as exc:
-        nan = math.nan
-        ev = Evidence(kind, "", tuple(map(str, violate)), nan, nan, nan, nan, nan, None, 0, "",
-                      alpha, power, nan, None, f"no numeric estimate: {exc}")
-        return replace(step, evidence=ev)
+        return without_evidence(step, f"no numeric estimate: {exc}")
     est = c.estimate
     ev = Evidence(kind, point.describe(), tuple(map(str, violate)), est.value, est.se,
                   c.reference, c.z, c.critical, c.agree, est.units, est.design, alpha, power,

@@ -49,7 +49,7 @@ of meaning gets a new version)::
       "z": float|null, "critical": float|null,    # |z| ≤ critical: the sides agree
       "agree": bool|null,          # null: the numeric side could not estimate (see note)
       "units": int, "design": str, # samples or blocks; "iid" or "block b×b"
-      "alpha": float, "power": float,
+      "alpha": float|null, "power": float|null,
       "min_detectable": float|null,  # relative error caught with probability power
       "consistent": bool|null,     # agree == (status is holds or holds-given)
       "note": str
