@@ -38,11 +38,15 @@ from typing import Callable, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from sympy import Matrix, Symbol, lambdify
+from sympy import Derivative, Expr, KroneckerDelta, Matrix, Sum, Symbol, lambdify
 
+from derivations.errors import UnsupportedExpression
+from derivations.softmax import i as I
+from derivations.softmax import j as J
+from derivations.softmax import t as T
 from derivations.softmax import y as Y
 from derivations.softmax_concrete import JACOBIAN_FORMS, candidate_jacobian, derive_jacobian
-from numeric.softmax import softmax
+from numeric.softmax import log_softmax, naive_softmax, softmax
 
 __all__ = [
     "DerivativeCheck",
@@ -50,7 +54,11 @@ __all__ = [
     "central_difference_jacobian",
     "check_jacobian",
     "complex_step_jacobian",
+    "cross_entropy",
     "default_step",
+    "evaluate_entrywise",
+    "first_nan",
+    "overflow_threshold",
     "random_points",
     "symbolic_jacobian",
     "tolerance",
@@ -209,3 +217,80 @@ def random_points(
     """
     rng = np.random.default_rng(np.random.SeedSequence(seed))
     return [(scale * rng.standard_normal(n)).astype(dtype) for scale in scales for _ in range(count)]
+
+
+def overflow_threshold(dtype: type[np.floating]) -> float:
+    """The a at which e^{2a} exceeds the dtype's largest float: ln(max)/2 (float64 ≈ 354.9,
+    float32 ≈ 44.4).  Past it the naive softmax of [a, a, 2a] is inf/inf = NaN.
+
+    >>> round(overflow_threshold(np.float64), 3), round(overflow_threshold(np.float32), 3)
+    (354.891, 44.361)
+    """
+    return float(np.log(np.finfo(dtype).max)) / 2
+
+
+def first_nan(
+    f: Callable[[NDArray], NDArray], dtype: type[np.floating], a_max: float = 1e6
+) -> float | None:
+    """Smallest a in (0, a_max] (to 1e−9 relative) where f([a, a, 2a]) has a NaN, or None.
+
+    The grid 2^p up to a_max brackets the first failure; bisection then narrows it (the
+    naive formula fails for every a past the threshold, so the bracket is sound; for the
+    stable one the grid is also checked at the neighbours of the predicted threshold).
+
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     round(first_nan(naive_softmax, np.float64), 2), first_nan(softmax, np.float64)
+    (354.89, None)
+    """
+
+    def bad(a: float) -> bool:
+        return bool(np.isnan(f(np.array([a, a, 2 * a], dtype=dtype))).any())
+
+    t = overflow_threshold(dtype)
+    grid = sorted({*(2.0**p for p in range(-4, int(np.log2(a_max)) + 1)), a_max,
+                   float(np.nextafter(dtype(t), dtype(0))), float(np.nextafter(dtype(t), dtype(np.inf)))})
+    prev = 0.0
+    for a in grid:
+        if bad(a):
+            lo, hi = prev, a
+            while hi - lo > 1e-9 * hi:
+                mid = (lo + hi) / 2
+                lo, hi = (lo, mid) if bad(mid) else (mid, hi)
+            return hi
+        prev = a
+    return None
+
+
+def cross_entropy(x: NDArray, target: NDArray) -> NDArray:
+    """L = −Σ_k t_k log softmax(x)_k, complex-safe (log-softmax, no log of an underflowed 0).
+
+    >>> float(cross_entropy(np.zeros(2), np.array([1.0, 0.0]))) == float(np.log(2))
+    True
+    """
+    return -np.sum(target * log_softmax(x), axis=-1)
+
+
+def evaluate_entrywise(expr: Expr, yv: NDArray, tv: NDArray | None = None) -> NDArray:
+    """A claim's right side in y_i, y_j, t_i, t_j, δ_ij (the conventions of
+    :mod:`derivations.softmax`) as an array: i runs along axis 0, j along axis 1.
+
+    >>> from sympy import KroneckerDelta
+    >>> from derivations.softmax import i, j, y as Yb
+    >>> evaluate_entrywise(Yb[i] * (KroneckerDelta(i, j) - Yb[j]), np.array([0.5, 0.5]))
+    array([[ 0.25, -0.25],
+           [-0.25,  0.25]])
+    """
+    if expr.has(Sum) or expr.has(Derivative):
+        raise UnsupportedExpression(f"{expr}: only entrywise formulas in y_i, y_j, t_i, t_j")
+    names = {Y[I]: "yi", Y[J]: "yj", T[I]: "ti", T[J]: "tj", KroneckerDelta(I, J): "dij"}
+    plain = {k: Symbol(v) for k, v in names.items()}
+    e = expr.xreplace(plain)
+    n = yv.shape[-1]
+    t_arr = np.zeros(n) if tv is None else tv
+    fn = lambdify([plain[Y[I]], plain[Y[J]], plain[T[I]], plain[T[J]],
+                   plain[KroneckerDelta(I, J)]], e, modules="numpy")
+    out = fn(yv[:, None], yv[None, :], t_arr[:, None], t_arr[None, :], np.eye(n))
+    return np.broadcast_to(np.asarray(out, dtype=np.result_type(yv, float)),
+                           (n, n) if expr.has(J) else (n, 1))
