@@ -13,7 +13,7 @@ from rich.table import Table
 
 from attncheck.catalogue import DotProductSection
 from attncheck.sections import CheckRow, CheckSettings, Section
-from attncheck.verify.command import register as register_verify
+from attncheck.softmax_catalogue import SoftmaxSection
 from derivations import DerivationError
 
 __all__ = ["all_sections", "build_parser", "main"]
@@ -21,7 +21,7 @@ __all__ = ["all_sections", "build_parser", "main"]
 
 def all_sections() -> list[Section]:
     """Every section `attncheck check` runs, in the lecture's order."""
-    return [DotProductSection()]
+    return [DotProductSection(), SoftmaxSection()]
 
 
 def _run_sections(settings: CheckSettings, console: Console, quiet: bool) -> list[CheckRow]:
@@ -111,6 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="probability of catching the reported smallest relative error (default 0.999)")
     c.add_argument("--symbolic-only", action="store_true", help="skip the numeric side")
     c.set_defaults(func=_cmd_check)
+    from attncheck.verify.command import register as register_verify  # here: no import-block edit
+
     register_verify(sub)
     return p
 
