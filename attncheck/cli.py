@@ -111,8 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="probability of catching the reported smallest relative error (default 0.999)")
     c.add_argument("--symbolic-only", action="store_true", help="skip the numeric side")
     c.set_defaults(func=_cmd_check)
-    from attncheck.verify.command import register as register_verify  # here: no import-block edit
-
+    from attncheck.verify.command import register as register_verify  # no import-block edit
     register_verify(sub)
     return p
 
