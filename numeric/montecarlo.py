@@ -71,7 +71,7 @@ CHUNK_ELEMENTS = 1 << 22
 #: freedom and the t critical value at α = 1e-6 is within 8% of the normal one.
 MIN_BLOCKS = 64
 PILOT_SAMPLES = 4096
-PILOT_BLOCKS = 16
+PILOT_BLOCKS = 8
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,9 @@ class Estimate:
     products: int
     design: str
     df: int
+    #: What relative errors are relative to: the quantity's magnitude, or — when it
+    #: is 0, as E(q·k) is — its spread per sample.
+    scale: float = 1.0
 
     def __str__(self) -> str:
         return f"{self.value:.6g} ± {self.se:.2g}"
@@ -287,45 +290,52 @@ def estimate(
 ) -> Estimate:
     """Estimate an expression of E/Var/Cov at ``point``.
 
-    The number of samples (or blocks) is chosen so that a relative error of ``detect``
-    (relative to ``scale``, by default the estimate's magnitude, or the spread of the
-    statistic when that is 0)
-    is caught with probability ``power`` by a two-sided test at false-fail rate
-    ``alpha`` — capped by ``max_seconds`` of predicted work; ``units`` fixes it instead.
+    The number of samples (or blocks) is chosen so that an error of ``detect`` times
+    ``scale`` (by default the quantity's magnitude from a pilot, or its spread per
+    sample when that is 0) is caught with probability ``power`` by a two-sided test at
+    false-fail rate ``alpha`` — capped by ``max_seconds`` of predicted work; ``units``
+    fixes the number instead.
     """
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    pilot_seed, main_seed = ss.spawn(2)
+    centre_seed, iid_seed, block_seed, main_seed = ss.spawn(4)
     plan = _plan(point.substitute(expr))
     threads = threads or min(2, os.cpu_count() or 1)
-
-    designs: list[_Design] = []
-    pair = _block_pair(plan, point)
-    if design in ("auto", "iid") or pair is None:
-        designs.append(_IID(plan, point))
-    if design in ("auto", "block") and pair is not None:
-        designs.append(_Block(plan, point, pair))
     if not plan.args:  # nothing random: the expression is a number
-        value = float(plan.f)
-        return Estimate(value, 0.0, 0, 0, "exact", 10**9)
+        return Estimate(float(plan.f), 0.0, 0, 0, "exact", 10**9, abs(float(plan.f)))
 
-    # Pilot: centres for the statistics, and the spread per unit of each design.
-    first = designs[0]
-    pilot_values = first.values(np.random.default_rng(pilot_seed), PILOT_SAMPLES if isinstance(first, _IID) else 1)
-    plan.centres = np.array([float(np.mean(v)) for v in pilot_values])
+    iid = _IID(plan, point)
+    pair = _block_pair(plan, point)
+    if design == "block" and pair is None:
+        raise UnsupportedExpression(f"{expr}: the block design needs a function of one score q·k")
+    candidates: list[tuple[_Design, np.random.SeedSequence, int]] = []
+    if design in ("auto", "iid") or pair is None:
+        candidates.append((iid, iid_seed, PILOT_SAMPLES))
+    if design in ("auto", "block") and pair is not None:
+        candidates.append((_Block(plan, point, pair), block_seed, PILOT_BLOCKS))
+
+    # Pilot: centres for the statistics, the size of the quantity (its magnitude, or
+    # its spread per sample when it is 0) and the spread per unit of each design.
+    plan.centres = np.array([float(np.mean(v)) for v in
+                             iid.values(np.random.default_rng(centre_seed), PILOT_SAMPLES)])
+    value0, se0 = _summarise(iid, _run(iid, iid_seed, PILOT_SAMPLES, None, threads))
+    sd_sample = se0 * math.sqrt(PILOT_SAMPLES)
+    za, zp = critical_values(alpha, power, 10**9)
+    # A pilot value within its own noise of 0 says nothing about the size: then errors
+    # are measured against the spread per sample (√d for E(q·k) = 0).
+    size = scale or (abs(value0) if abs(value0) > za * se0 else sd_sample) or 1.0
+
     best: tuple[float, _Design, int] | None = None
-    for n, dsg in enumerate(designs):
-        pilot_units = PILOT_SAMPLES if isinstance(dsg, _IID) else PILOT_BLOCKS
-        m = _run(dsg, pilot_seed.spawn(len(designs))[n], pilot_units, None, threads)
-        value, se = _summarise(dsg, m)
-        sd_unit = se * math.sqrt(pilot_units)
-        size = scale or abs(value)
-        size = size if size > 1e-12 * max(1.0, sd_unit) else max(sd_unit, 1e-300)
+    for dsg, pilot_seed, pilot_units in candidates:
+        if dsg is iid:
+            sd_unit = sd_sample
+        else:
+            sd_unit = _summarise(dsg, _run(dsg, pilot_seed, pilot_units, None, threads))[1]
+            sd_unit *= math.sqrt(pilot_units)
         floor = MIN_BLOCKS if isinstance(dsg, _Block) else PILOT_SAMPLES
         if units is not None:
             need = units
         else:
-            za, zp = critical_values(alpha, power, 10**9)
-            need = math.ceil(((za + zp) * sd_unit / (detect * size)) ** 2) if sd_unit > 0 else floor
+            need = math.ceil(((za + zp) * sd_unit / (detect * size)) ** 2)
             need = min(max(need, floor), max(floor, int(max_seconds / dsg.unit_cost)))
         cost = need * dsg.unit_cost
         if best is None or cost < best[0]:
@@ -335,4 +345,4 @@ def estimate(
     moments = _run(chosen, main_seed, need, progress, threads)
     value, se = _summarise(chosen, moments)
     products = need * (BLOCK * BLOCK if isinstance(chosen, _Block) else 1)
-    return Estimate(value, se, need, products, chosen.name, need - 1)
+    return Estimate(value, se, need, products, chosen.name, need - 1, size)
