@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 from sympy import Expr, srepr
 
-from derivations import Derivation, Hypothesis, evaluate
+from derivations import Derivation, Hypothesis, Independent, evaluate
 from derivations.expectation import is_random
 from numeric.montecarlo import Estimate, critical_values, estimate
 from numeric.points import Point, point_for
@@ -165,7 +165,11 @@ def step_evidence(
         violated: tuple[Hypothesis, ...] = ()
         if v.needs and v.used:
             violated = tuple(sorted(v.used, key=str))
-            bad = point_for(derivation.model, derivation.hypotheses, violated, d=d)
+            # Dependence shows strongly in a Gaussian pair (E[q²k²] = 1 + 2ρ² at zero
+            # means) but only as ρ²(κ − 2) in the uniform construction: break an
+            # independence hypothesis where it is visible.
+            law = "normal" if any(isinstance(h, Independent) for h in violated) else None
+            bad = point_for(derivation.model, derivation.hypotheses, violated, d=d, law=law)
             broken = compare(v.lhs, v.rhs, bad, seed=seeds[2 * n + 1], alpha=alpha,
                              power=power, detect=detect, max_seconds=max_seconds)
         out.append(StepEvidence(n, holds, broken, violated))
