@@ -10,7 +10,7 @@ statement holds and every twin is rejected.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator
 
 from sympy import Integer, sqrt
@@ -40,7 +40,10 @@ from derivations.lecture import (
     var_scaled_dot,
 )
 
+import numpy as np
+
 from attncheck.sections import CheckRow, CheckSettings, Progress
+from numeric import Comparison, Estimate, compare, point_for
 from attncheck.text import needs_text, text
 
 __all__ = ["CATALOGUE", "DotProductSection", "Entry", "MODELS"]
@@ -75,6 +78,10 @@ mq, mk = Family("q").mean, Family("k").mean
 sq, sk = Family("q").std, Family("k").std
 rho = MODELS["normal-corr"].rho("q", "k")
 kq, kk = (Family(n).standardized_moment(4) for n in ("q", "k"))
+#: Attention scores drawn as √512·z with z standard normal, as in the notes' experiment.
+SCORES = Model((Family("z", "normal"),), dim=D_K)
+z = Family("z").base
+SCORE_HYPS = (MeanIs("z"), VarianceIs("z"))
 
 
 @dataclass(frozen=True)
@@ -84,6 +91,9 @@ class Entry:
     key: str
     truth: Derivation
     twins: tuple[Derivation, ...]
+    #: The dimension at which the numeric side samples: where every twin is far from
+    #: the truth (at d = 1, √d = d = d², so no sample could tell them apart).
+    d: int = 16
 
 
 def _entries() -> tuple[Entry, ...]:
@@ -223,9 +233,38 @@ def _entries() -> tuple[Entry, ...]:
                 ),
             ),
         ),
+        Entry(
+            "spread-label",
+            claim("scores √512·z_i with Var(z_i) = 1 have variance 512",
+                  Var(sqrt(512) * z[INDEX]), Integer(512), SCORE_HYPS, SCORES),
+            (
+                claim("scores √512·z_i have variance √512 (a standard deviation called a variance)",
+                      Var(sqrt(512) * z[INDEX]), sqrt(512), SCORE_HYPS, SCORES),
+            ),
+        ),
+        Entry(
+            "spread-label-std",
+            claim("scores √512·z_i have standard deviation √512",
+                  sqrt(Var(sqrt(512) * z[INDEX])), sqrt(512), SCORE_HYPS, SCORES),
+            (claim("scores √512·z_i have standard deviation 512 (a variance called a standard deviation)",
+                   sqrt(Var(sqrt(512) * z[INDEX])), Integer(512), SCORE_HYPS, SCORES),),
+        ),
     )
 
-CATALOGUE: tuple[Entry, ...] = _entries()
+
+#: Sampling dimensions where the twins are far from the truth: Var(q·k) = d_k against
+#: √d_k and d_k² wants a large d; E[(q·k)⁴] = 3d² + 6d against 3d² a small one (the
+#: gap 6d/(3d² + 6d) is 50% at d = 2, 3% at d = 64).
+_DIMS = {
+    "var-dot": 64,
+    "var-scaled-dot": 64,
+    **{f"var-dot-{dist}": 64 for dist in ("moments", "normal", "uniform", "rademacher")},
+    "fourth-normal": 2,
+    "var-square-normal": 2,
+    "fourth-moments": 2,
+    "fourth-needs-normal": 2,
+}
+CATALOGUE: tuple[Entry, ...] = tuple(replace(e, d=_DIMS.get(e.key, e.d)) for e in _entries())
 
 
 def _steps_json(v: DerivationVerdict) -> list[dict[str, object]]:
@@ -256,16 +295,47 @@ class DotProductSection:
         return sum(1 + len(e.twins) for e in self.entries)
 
     def rows(self, settings: CheckSettings, progress: Progress) -> Iterator[CheckRow]:
-        for entry in self.entries:
+        for n_entry, entry in enumerate(self.entries):
+            cache: dict[tuple[str, str], Estimate] = {}
+            seed = np.random.SeedSequence([settings.seed, n_entry])
             for n, der in enumerate((entry.truth, *entry.twins)):
                 v = der.check()
-                yield CheckRow(
+                row = CheckRow(
                     section=self.name,
                     key=entry.key,
                     claim=der.title,
                     is_twin=n > 0,
                     symbolic=needs_text(v.conclusion),
                     holds_symbolic=v.holds,
-                    details={"steps": _steps_json(v)} if len(v.steps) > 1 or n == 0 else {},
+                    details={"steps": _steps_json(v)} if n == 0 else {},
                 )
-                progress(1)
+                if settings.numeric:
+                    lhs, rhs = der.steps[0].expr, der.steps[-1].expr
+                    point = point_for(der.model, der.hypotheses, d=entry.d)
+                    c = compare(lhs, rhs, point, seed=seed, alpha=settings.alpha,
+                                power=settings.power, detect=settings.detect, cache=cache,
+                                progress=lambda x: progress(0.5 * x))
+                    cells = numeric_cells(c)
+                    cells["details"] = {**row.details, "numeric": cells["details"]}
+                    row = replace(row, **cells)
+                    progress(0.5)
+                else:
+                    progress(1)
+                yield row
+
+
+def numeric_cells(c: Comparison) -> dict[str, object]:
+    """The numeric columns of a row: estimate against the claimed value, and how."""
+    e = c.estimate
+    size = f"{e.units} blocks" if e.design.startswith("block") else f"n={e.units:,}"
+    return {
+        "numeric": f"{e.value:.5g} ± {e.se:.2g} vs {c.reference:.5g} (z={c.z:+.1f})",
+        "method": f"{e.design}, {size}, d={c.point.d}; catches {c.min_detectable:.1%}",
+        "holds_numeric": c.agree,
+        "details": {
+            "estimate": e.value, "se": e.se, "reference": c.reference, "z": c.z,
+            "critical": c.critical, "design": e.design, "units": e.units,
+            "products": e.products, "alpha": c.alpha, "power": c.power,
+            "min_detectable": c.min_detectable, "point": c.point.describe(),
+        },
+    }

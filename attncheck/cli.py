@@ -35,7 +35,9 @@ def _run_sections(settings: CheckSettings, console: Console, quiet: bool) -> lis
 
 
 def _table(rows: list[CheckRow], numeric: bool) -> Table:
-    t = Table(title="attncheck: the lecture's catalogue", show_lines=False)
+    t = Table(title="attncheck: the lecture's catalogue",
+              caption="numeric: estimate ± standard error vs the claimed value; 'catches': the "
+              "smallest relative error the test detects with the stated power", show_lines=False)
     t.add_column("", no_wrap=True)
     t.add_column("claim")
     t.add_column("symbolic")
@@ -66,8 +68,10 @@ def _steps_text(rows: list[CheckRow]) -> list[str]:
 
 def _cmd_check(args: argparse.Namespace) -> int:
     settings = CheckSettings(seed=args.seed, alpha=args.alpha, power=args.power,
-                             numeric=not args.symbolic_only)
-    console = Console(stderr=False, soft_wrap=False)
+                             detect=args.detect, numeric=not args.symbolic_only)
+    console = Console()
+    if not console.is_terminal:  # a pipe or a file: no terminal width to respect
+        console = Console(width=200)
     rows = _run_sections(settings, Console(stderr=True), quiet=args.json)
     ok = all(r.ok for r in rows)
     if args.json:
@@ -109,6 +113,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="per-check false-fail rate, two-sided (default 1e-6)")
     c.add_argument("--power", type=_probability, default=CheckSettings.power,
                    help="probability of catching the reported smallest relative error (default 0.999)")
+    c.add_argument("--detect", type=_probability, default=CheckSettings.detect,
+                   help="relative error each numeric check must catch (default 0.05); "
+                   "sample sizes follow from it, --alpha and --power")
     c.add_argument("--symbolic-only", action="store_true", help="skip the numeric side")
     c.set_defaults(func=_cmd_check)
     from attncheck.verify.command import register as register_verify  # no import-block edit

@@ -28,6 +28,8 @@ class CheckSettings:
     seed: int = 20261121
     alpha: float = 1e-6
     power: float = 0.999
+    #: The relative error each numeric check must catch with probability ``power``.
+    detect: float = 0.05
     numeric: bool = True
 
 

@@ -5,7 +5,7 @@ seeded, on both cores) and calibrated comparisons with the symbolic values.
 """
 
 from numeric.agreement import Comparison, StepEvidence, compare, judge, step_evidence
-from numeric.estimate import Estimate, critical_values, estimate
+from numeric.montecarlo import Estimate, critical_values, estimate
 from numeric.points import Point, point_for
 
 __all__ = [

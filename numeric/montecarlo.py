@@ -19,11 +19,11 @@ Two designs:
 The design is chosen by the predicted cost of reaching the requested power (from a
 pilot of each and the per-operation costs measured by bench/montecarlo.py).
 
->>> from derivations import Dot, Var
->>> from derivations.lecture import LECTURE, TEXTBOOK
+>>> from derivations import Dot, Family, MeanIs, Model, Var, VarianceIs
 >>> from numeric.points import point_for
->>> q, k = LECTURE.family("q").base, LECTURE.family("k").base
->>> p = point_for(LECTURE, TEXTBOOK, d=64)
+>>> m = Model((Family("q", "normal"), Family("k", "normal")))
+>>> q, k = m.family("q").base, m.family("k").base
+>>> p = point_for(m, (MeanIs("q"), MeanIs("k"), VarianceIs("q"), VarianceIs("k")), d=64)
 >>> est = estimate(Var(Dot(q, k)), p, seed=1, design="block", units=64)
 >>> abs(est.value - 64) < 6 * est.se, est.design, est.products
 (True, 'block 512×512', 16777216)
@@ -65,13 +65,15 @@ BLOCK = 512
 #: bench/montecarlo.py measured on this 2-core machine.  Only the *ratio* of design
 #: costs matters, so the choice is stable across machines of similar balance.
 COSTS = {"draw": 9e-9, "mac": 1.5e-11, "stat": 3e-9}
-#: Elements per sampled array chunk (samples × d^depth): bounds memory at ~32 MB per array.
-CHUNK_ELEMENTS = 1 << 22
+#: Elements per sampled array chunk (samples × d^depth): 2 MB arrays are recycled by
+#: the allocator, while 32 MB ones are mapped afresh each chunk and the page faults
+#: cost 40% of the i.i.d. throughput (bench/montecarlo.py, measured here).
+CHUNK_ELEMENTS = 1 << 18
 #: At least this many blocks, so the between-block standard error has ≥ 63 degrees of
 #: freedom and the t critical value at α = 1e-6 is within 8% of the normal one.
 MIN_BLOCKS = 64
 PILOT_SAMPLES = 4096
-PILOT_BLOCKS = 16
+PILOT_BLOCKS = 8
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,9 @@ class Estimate:
     products: int
     design: str
     df: int
+    #: What relative errors are relative to: the quantity's magnitude, or — when it
+    #: is 0, as E(q·k) is — its spread per sample.
+    scale: float = 1.0
 
     def __str__(self) -> str:
         return f"{self.value:.6g} ± {self.se:.2g}"
@@ -240,7 +245,11 @@ def _block_pair(plan: _Plan, point: Point) -> tuple[str, str] | None:
         return None
     (dot,) = dots
     a, b = (str(v.label) for v in dot.vectors)
-    return (a, b) if a != b else None
+    if a == b or point.model.partner(a) == b:
+        # A block pairs query a with key b ≠ a: only the diagonal would carry the
+        # correlation of a dependent pair, so its products are not the model's scores.
+        return None
+    return (a, b)
 
 
 def _run(design: _Design, seed: np.random.SeedSequence, units: int,
@@ -287,45 +296,52 @@ def estimate(
 ) -> Estimate:
     """Estimate an expression of E/Var/Cov at ``point``.
 
-    The number of samples (or blocks) is chosen so that a relative error of ``detect``
-    (relative to ``scale``, by default the estimate's magnitude, or the spread of the
-    statistic when that is 0)
-    is caught with probability ``power`` by a two-sided test at false-fail rate
-    ``alpha`` — capped by ``max_seconds`` of predicted work; ``units`` fixes it instead.
+    The number of samples (or blocks) is chosen so that an error of ``detect`` times
+    ``scale`` (by default the quantity's magnitude from a pilot, or its spread per
+    sample when that is 0) is caught with probability ``power`` by a two-sided test at
+    false-fail rate ``alpha`` — capped by ``max_seconds`` of predicted work; ``units``
+    fixes the number instead.
     """
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    pilot_seed, main_seed = ss.spawn(2)
+    centre_seed, iid_seed, block_seed, main_seed = ss.spawn(4)
     plan = _plan(point.substitute(expr))
     threads = threads or min(2, os.cpu_count() or 1)
-
-    designs: list[_Design] = []
-    pair = _block_pair(plan, point)
-    if design in ("auto", "iid") or pair is None:
-        designs.append(_IID(plan, point))
-    if design in ("auto", "block") and pair is not None:
-        designs.append(_Block(plan, point, pair))
     if not plan.args:  # nothing random: the expression is a number
-        value = float(plan.f)
-        return Estimate(value, 0.0, 0, 0, "exact", 10**9)
+        return Estimate(float(plan.f), 0.0, 0, 0, "exact", 10**9, abs(float(plan.f)))
 
-    # Pilot: centres for the statistics, and the spread per unit of each design.
-    first = designs[0]
-    pilot_values = first.values(np.random.default_rng(pilot_seed), PILOT_SAMPLES if isinstance(first, _IID) else 1)
-    plan.centres = np.array([float(np.mean(v)) for v in pilot_values])
+    iid = _IID(plan, point)
+    pair = _block_pair(plan, point)
+    if design == "block" and pair is None:
+        raise UnsupportedExpression(f"{expr}: the block design needs a function of one score q·k")
+    candidates: list[tuple[_Design, np.random.SeedSequence, int]] = []
+    if design in ("auto", "iid") or pair is None:
+        candidates.append((iid, iid_seed, PILOT_SAMPLES))
+    if design in ("auto", "block") and pair is not None:
+        candidates.append((_Block(plan, point, pair), block_seed, PILOT_BLOCKS))
+
+    # Pilot: centres for the statistics, the size of the quantity (its magnitude, or
+    # its spread per sample when it is 0) and the spread per unit of each design.
+    plan.centres = np.array([float(np.mean(v)) for v in
+                             iid.values(np.random.default_rng(centre_seed), PILOT_SAMPLES)])
+    value0, se0 = _summarise(iid, _run(iid, iid_seed, PILOT_SAMPLES, None, threads))
+    sd_sample = se0 * math.sqrt(PILOT_SAMPLES)
+    za, zp = critical_values(alpha, power, 10**9)
+    # A pilot value within its own noise of 0 says nothing about the size: then errors
+    # are measured against the spread per sample (√d for E(q·k) = 0).
+    size = scale or (abs(value0) if abs(value0) > za * se0 else sd_sample) or 1.0
+
     best: tuple[float, _Design, int] | None = None
-    for n, dsg in enumerate(designs):
-        pilot_units = PILOT_SAMPLES if isinstance(dsg, _IID) else PILOT_BLOCKS
-        m = _run(dsg, pilot_seed.spawn(len(designs))[n], pilot_units, None, threads)
-        value, se = _summarise(dsg, m)
-        sd_unit = se * math.sqrt(pilot_units)
-        size = scale or abs(value)
-        size = size if size > 1e-12 * max(1.0, sd_unit) else max(sd_unit, 1e-300)
+    for dsg, pilot_seed, pilot_units in candidates:
+        if dsg is iid:
+            sd_unit = sd_sample
+        else:
+            sd_unit = _summarise(dsg, _run(dsg, pilot_seed, pilot_units, None, threads))[1]
+            sd_unit *= math.sqrt(pilot_units)
         floor = MIN_BLOCKS if isinstance(dsg, _Block) else PILOT_SAMPLES
         if units is not None:
             need = units
         else:
-            za, zp = critical_values(alpha, power, 10**9)
-            need = math.ceil(((za + zp) * sd_unit / (detect * size)) ** 2) if sd_unit > 0 else floor
+            need = math.ceil(((za + zp) * sd_unit / (detect * size)) ** 2)
             need = min(max(need, floor), max(floor, int(max_seconds / dsg.unit_cost)))
         cost = need * dsg.unit_cost
         if best is None or cost < best[0]:
@@ -335,4 +351,21 @@ def estimate(
     moments = _run(chosen, main_seed, need, progress, threads)
     value, se = _summarise(chosen, moments)
     products = need * (BLOCK * BLOCK if isinstance(chosen, _Block) else 1)
-    return Estimate(value, se, need, products, chosen.name, need - 1)
+    return Estimate(value, se, need, products, chosen.name, need - 1, size)
+
+
+def gaussian_block_variance(n: int, d: int) -> tuple[float, float]:
+    """Var(V̂/d) of the variance estimate V̂ = mean of (q_a·k_b)² over one n × n block,
+    for standard Gaussian components: the correct value and the naive i.i.d. one.
+
+    Products sharing a query (or a key) are dependent: Cov((q·k)², (q·k')²) = 2d, so
+    Var(V̂/d) = [(2 + 6/d) + 4(n − 1)/d] / n², while treating the n² products as
+    independent gives (2 + 6/d)/n².  At the lecture's n = 10⁴, d = 100 the naive
+    standard error is ≈ 14× too small.
+
+    >>> right, naive = gaussian_block_variance(10_000, 100)
+    >>> round(math.sqrt(right / naive), 1)
+    14.0
+    """
+    naive = (2 + 6 / d) / n**2
+    return naive + 4 * (n - 1) / d / n**2, naive
