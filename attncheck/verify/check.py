@@ -34,7 +34,9 @@ from attncheck.verify.latex import SOFTMAX_BASES, LatexParser, Link, ParseProble
 from attncheck.verify.result import DerivationResult, StepResult, StepStatus, VerifyResult
 from attncheck.verify.source import Block, Format, Source, decode, guess_format, read_source, scan
 from derivations import (
+    CorrelationIs,
     DerivationError,
+    DistributedAs,
     ExpressionTooLarge,
     Hypothesis,
     Independent,
@@ -57,19 +59,29 @@ NUMERIC_SECONDS = 1.0
 
 
 def candidates(model: Model, declared: tuple[Hypothesis, ...]) -> tuple[Hypothesis, ...]:
-    """The declared hypotheses, then the standard ones about families the notes left open.
+    """The declared hypotheses and the standard ones the notes left open, in the order
+    they must be applied.
+
+    Hypotheses act by substitution, in order: independence first (it factorizes mixed
+    moments into each family's own), then means and variances, then laws (which fix
+    the families' own moments, including those independence has just produced).
 
     >>> from derivations.lecture import LECTURE
     >>> [str(h) for h in candidates(LECTURE, (MeanIs("q"),))]
-    ['E(q_i) = 0', 'E(k_i) = 0', 'Var(q_i) = 1', 'Var(k_i) = 1', 'q ⟂ k']
+    ['q ⟂ k', 'E(q_i) = 0', 'E(k_i) = 0', 'Var(q_i) = 1', 'Var(k_i) = 1']
     """
-    out = list(declared)
     means = {h.family for h in declared if isinstance(h, MeanIs)}
     variances = {h.family for h in declared if isinstance(h, VarianceIs)}
-    out += [MeanIs(f.name) for f in model.families if f.name not in means]
-    out += [VarianceIs(f.name) for f in model.families if f.name not in variances]
-    out += [Independent(a, b) for a, b in model.dependent if Independent(a, b) not in declared]
-    return tuple(dict.fromkeys(out))
+    pool = list(declared)
+    pool += [MeanIs(f.name) for f in model.families if f.name not in means]
+    pool += [VarianceIs(f.name) for f in model.families if f.name not in variances]
+    pool += [Independent(a, b) for a, b in model.dependent]
+
+    def rank(h: Hypothesis) -> int:
+        order = (Independent, CorrelationIs, MeanIs, VarianceIs, DistributedAs)
+        return next(n for n, kind in enumerate(order) if isinstance(h, kind))
+
+    return tuple(sorted(dict.fromkeys(pool), key=rank))  # sorted is stable: file order kept
 
 
 def _expansion_bound(e: Expr, cap: int) -> int:
@@ -157,7 +169,8 @@ def _check_step(
     bound = _expansion_bound(lhs, MAX_TERMS + 1) + _expansion_bound(rhs, MAX_TERMS + 1)
     if bound > MAX_TERMS:
         raise ExpressionTooLarge(f"the step expands into more than {MAX_TERMS} terms")
-    v = check_equality(lhs, rhs, model, candidates(model, declared), b.reason)
+    pool = candidates(model, declared)
+    v = check_equality(lhs, rhs, model, pool, b.reason)
     dset = frozenset(declared)
     inside = tuple(s for s in v.needs if s <= dset)
     if v.needs and not v.needs[0]:
@@ -168,7 +181,7 @@ def _check_step(
         status, needs = StepStatus.NEEDS_UNDECLARED, v.needs
     else:
         status, needs = StepStatus.FAILS, ()
-    residual = _canonical(_apply_all(v.residual, declared, model))
+    residual = _canonical(_apply_all(v.residual, tuple(h for h in pool if h in dset), model))
     return StepResult(number, loc, lhs, rhs, b.reason, status, needs, dset, residual,
                       v.mean_square, "moments")
 
