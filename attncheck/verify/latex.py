@@ -14,7 +14,9 @@ Meaning, as the notes mean it:
 * ``E(·)``, ``\\mathbb{E}[·]``, ``D(·)``, ``Var``, ``\\operatorname{Var}``, ``Cov(·,·)`` are
   the operators; ``E^2(x)`` is ``(E(x))²``; ``\\mu_q``, ``\\sigma_q``, ``\\rho`` are the
   Model's parameters; ``\\delta_{ij}`` is Kronecker's delta; ``e`` is Euler's number;
-* ``\\frac{\\partial y_i}{\\partial x_j}`` is a derivative; ``\\mathrm{softmax}(x)_i`` is ``y_i``.
+* ``\\frac{\\partial y_i}{\\partial x_j}`` is a derivative; ``\\mathrm{softmax}(x)_i`` is ``y_i``;
+* capital E and D are always the operators (a D that is not followed by ``(`` or ``[``
+  is an error, not a symbol); Latin letters multiply (``qk`` is q times k, as in TeX).
 
 >>> from derivations.lecture import LECTURE
 >>> p = LatexParser(LECTURE)
