@@ -130,3 +130,15 @@ def test_relations_other_than_equals_are_refused_where_they_stand() -> None:
     with pytest.raises(ParseProblem, match=r"relation '\\\\approx' is not checked") as err:
         P.block(r"a = b \approx c")
     assert err.value.offset == 6
+
+
+def test_sympy_refusing_an_object_becomes_a_located_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    import attncheck.verify.latex as latex_module
+
+    def refuse(*args: object) -> None:
+        raise TypeError("no such object")
+
+    monkeypatch.setattr(latex_module, "sqrt", refuse)
+    with pytest.raises(ParseProblem, match="cannot build this expression: no such object") as err:
+        P.expression(r"a + \sqrt{b}")
+    assert err.value.offset == 4

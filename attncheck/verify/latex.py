@@ -37,7 +37,13 @@ from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
 from lark.visitors import Transformer_NonRecursive
 from sympy import (
     Derivative,
@@ -544,12 +550,14 @@ class LatexParser:
     def _build(self, tree: Any) -> Any:
         try:
             return _Build(self.model).transform(tree)
-        except ParseProblem:
-            raise
-        except Exception as exc:  # a callback's ParseProblem arrives wrapped by lark
-            inner = getattr(exc, "orig_exc", None)
+        except VisitError as exc:  # a callback's exception arrives wrapped by lark
+            inner = exc.orig_exc
             if isinstance(inner, ParseProblem):
                 raise inner from None
+            if isinstance(inner, (TypeError, ValueError, ArithmeticError, RecursionError)):
+                # SymPy refusing to build an object: the input's fault, named where it is
+                where = getattr(getattr(exc.obj, "meta", None), "start_pos", 0) or 0
+                raise ParseProblem(f"cannot build this expression: {inner}", where) from None
             raise
 
     def block(self, text: str) -> list[list[Link]]:
