@@ -63,6 +63,7 @@ from sympy import (
     sqrt,
 )
 
+from derivations.expectation import is_random
 from derivations.model import Model
 from derivations.operators import Cov, Dot, E, Var
 
@@ -460,13 +461,38 @@ class _Build(Transformer_NonRecursive):
             raise ParseProblem(f"E^{{{n}}}(…): expected a positive integer power", self._where(meta))
         return self._pow(value, n, meta)
 
+    def _random_argument(self, x: Expr, meta: Any) -> None:
+        """Refuse E(X) for an undeclared X: as a constant it would make Var(X + Y) =
+        Var(X) + Var(Y) "hold" as 0 = 0, a pass the notes did not earn."""
+        if is_random(x, self.model):
+            return
+        known = set(self.model.parameters())
+        # E(E(q_i)) is fine: what an inner operator wraps is already accounted for
+        x = x.replace(lambda e: isinstance(e, (E, Var, Cov)), lambda e: Integer(1))
+        components = x.atoms(Indexed)
+        labels = {c.base.label for c in components}
+        unknown = sorted({f"{c.base}_{','.join(map(str, c.indices))}" for c in components}
+                         | {s.name for s in x.atoms(Symbol) if s not in known
+                            and s not in labels and not s.is_integer and s.name != "L"})
+        if unknown:
+            raise ParseProblem(
+                f"{', '.join(unknown)} inside an expectation is not random in this model: "
+                f"the random quantities are the components of "
+                f"{', '.join(sorted(self.families))} (declare others with "
+                "'attncheck: random …' and write their components, e.g. x_i)",
+                self._where(meta))
+
     def expect(self, meta: Any, ch: list[Any]) -> Expr:
+        self._random_argument(ch[-1], meta)
         return self._op_power(E(ch[-1]), ch, meta)
 
     def variance(self, meta: Any, ch: list[Any]) -> Expr:
+        self._random_argument(ch[-1], meta)
         return self._op_power(Var(ch[-1]), ch, meta)
 
     def cov(self, meta: Any, ch: list[Any]) -> Expr:
+        for x in ch[-1]:
+            self._random_argument(x, meta)
         return self._op_power(Cov(*ch[-1]), ch, meta)
 
     def angle(self, meta: Any, ch: list[Any]) -> Expr:
