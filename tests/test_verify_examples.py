@@ -193,6 +193,13 @@ def test_tex_examples_compile_as_they_are(name: str, tmp_path: Path) -> None:
     assert run.returncode == 0, run.stdout[-2000:]
 
 
+def test_latex_speaks_the_language_of_the_notes() -> None:
+    zh = to_latex(_symbolic("factorization_zh.tex"))
+    en = to_latex(_symbolic("e_dot_no_declarations_en.md"))
+    assert r"\text{未声明：}" in zh and r"\mathrm{D}\left(q_{i}\right)" in zh
+    assert r"\text{not declared: }" in en and r"\mathbb{E}\left[q_{i}\right]" in en
+
+
 def test_notebook_representations() -> None:
     r = _symbolic("factorization_zh.tex")
     assert r._repr_latex_().startswith("$$") and r"\begin{aligned}" in r._repr_latex_()

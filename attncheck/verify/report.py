@@ -76,7 +76,7 @@ from attncheck.verify.result import DerivationResult, StepResult, StepStatus, Ve
 from derivations import Hypothesis
 from derivations.printing import AttnLatexPrinter, escape
 
-__all__ = ["SCHEMA", "evidence_text", "status_text", "table", "to_html", "to_json", "to_latex"]
+__all__ = ["SCHEMA", "WORDS", "evidence_text", "language", "status_text", "table", "to_html", "to_json", "to_latex"]
 
 SCHEMA = "attncheck.verify/1"
 
@@ -215,7 +215,23 @@ def _plain(s: str) -> str:
 
 # ---- LaTeX ----------------------------------------------------------------------------
 
-def _mark(s: StepResult, p: AttnLatexPrinter) -> str:
+#: The few words of the ✓/✗ marks, in the language of the notes (Chinese when their
+#: reasons or titles are, else English).
+WORDS = {
+    "en": {"needs": "needs", "not declared": "not declared: ", "residual": "residual",
+           "mean square residual": "mean square residual", "derivation": "Derivation"},
+    "zh": {"needs": "需要", "not declared": "未声明：", "residual": "残差",
+           "mean square residual": "均方残差", "derivation": "推导"},
+}
+
+
+def language(r: VerifyResult) -> str:
+    """"zh" when the notes' reasons or titles contain CJK characters, else "en"."""
+    texts = [d.title for d in r.derivations] + [s.reason for s in r.steps]
+    return "zh" if any("\u4e00" <= c <= "\u9fff" for t in texts for c in t) else "en"
+
+
+def _mark(s: StepResult, p: AttnLatexPrinter, words: dict[str, str]) -> str:
     ok, fail = p._settings["marks"]
     declared = tuple(s.declared)
     if s.status is StepStatus.HOLDS:
@@ -223,19 +239,19 @@ def _mark(s: StepResult, p: AttnLatexPrinter) -> str:
     if s.status is StepStatus.HOLDS_GIVEN:
         return rf"{ok}\ {p.hypothesis_set(s.used, declared)}"
     if s.status is StepStatus.NEEDS_UNDECLARED:
-        return (rf"{fail}\ \text{{needs}}\ {p.hypothesis_set(s.used, declared)},"
-                rf"\ \text{{not declared: }}{p.hypothesis_set(s.undeclared, declared)}")
-    word = "mean square residual" if s.mean_square else "residual"
+        return (rf"{fail}\ \text{{{words['needs']}}}\ {p.hypothesis_set(s.used, declared)},"
+                rf"\ \text{{{words['not declared']}}}{p.hypothesis_set(s.undeclared, declared)}")
+    word = words["mean square residual" if s.mean_square else "residual"]
     return rf"{fail}\ \text{{{word}}}\ {p.doprint(s.residual)}"
 
 
-def _align(d: DerivationResult, p: AttnLatexPrinter) -> str:
+def _align(d: DerivationResult, p: AttnLatexPrinter, words: dict[str, str]) -> str:
     rows = []
     for n, s in enumerate(d.steps):
         left = p.doprint(s.lhs) if n == 0 else ""
         # the reason is the notes' own text-mode LaTeX (it sat in their \text{…}): kept as is
         why = rf"\text{{{s.reason}}}" if s.reason else ""
-        rows.append(rf"{left} &{{}}= {p.doprint(s.rhs)} &&{why} &&{_mark(s, p)}")
+        rows.append(rf"{left} &{{}}= {p.doprint(s.rhs)} &&{why} &&{_mark(s, p, words)}")
     return "\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}"
 
 
@@ -244,12 +260,15 @@ def to_latex(r: VerifyResult, *, standalone: bool = True, notebook: bool = False
 
     Chinese reasons need xelatex: the document loads ctex when the text is not ASCII.
     """
-    p = AttnLatexPrinter({"notation": "mathbb", "dot": "transpose"})
+    lang = language(r)
+    # E(·), D(·) as Chinese notes write them; 𝔼[·], Var(·) in English
+    p = AttnLatexPrinter({"notation": "ED" if lang == "zh" else "mathbb", "dot": "transpose"})
+    words = WORDS[lang]
     parts = []
     for d in r.derivations:
-        title = escape(d.title) if d.title else f"Derivation {d.number}"
+        title = escape(d.title) if d.title else f"{words['derivation']} {d.number}"
         where = escape(f"{d.location}")
-        body = _align(d, p)
+        body = _align(d, p, words)
         if notebook:
             body = body.replace(r"\begin{align*}", r"\begin{aligned}").replace(
                 r"\end{align*}", r"\end{aligned}")
