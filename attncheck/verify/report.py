@@ -205,6 +205,10 @@ def table(r: VerifyResult) -> Table:
                      f"{s.lhs_source} = {s.rhs_source}", s.reason,
                      "\n".join(filter(None, (status_text(s), evidence_text(s))))]
             t.add_row(*[c if n < 1 else _plain(c) for n, c in enumerate(cells)])
+        if len(d.steps) > 1:  # what the chain proves, first expression = last
+            c = d.conclusion
+            t.add_row("[dim]⇒[/]", "", _plain(f"{c.lhs_source} = {c.rhs_source}"),
+                      "[dim]conclusion[/]", _plain(status_text(c)))
     return t
 
 
