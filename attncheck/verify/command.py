@@ -51,6 +51,11 @@ def _print_table(r: VerifyResult) -> None:
     for s in bad:
         console.print(f"{s.location}: step {s.number}: {status_text(s)}",
                       highlight=False, markup=False, soft_wrap=True)
+    for s in r.steps:  # the two routes disagreeing means one of them is wrong: say so loudly
+        if s.evidence is not None and s.evidence.consistent is False:
+            console.print(f"WARNING {s.location}: step {s.number}: the numeric evidence "
+                          f"contradicts the symbolic verdict ({s.status.value})",
+                          highlight=False, markup=False, soft_wrap=True)
 
 
 def _positive(text: str) -> float:
