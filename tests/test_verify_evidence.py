@@ -7,9 +7,14 @@ evidence is reproducible from its seed.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 
-from attncheck.verify import verify_text
+import attncheck.verify.check as check_module
+from attncheck.cli import main
+from attncheck.verify import StepResult, verify_text
 
 CASES = [
     # LaTeX of one step, symbolic status, numeric agreement expected
@@ -46,3 +51,21 @@ def test_evidence_is_reproducible_from_the_seed() -> None:
     a, b = (verify_text(text, "r.md", seed=5, numeric_seconds=0.05).steps[0].evidence
             for _ in range(2))
     assert a is not None and b is not None and (a.estimate, a.se) == (b.estimate, b.se)
+
+
+def test_a_contradiction_between_the_routes_is_announced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = check_module.attach_evidence
+
+    def contradicting(step: StepResult, *args: object, **kwargs: object) -> StepResult:
+        out = real(step, *args, **kwargs)  # type: ignore[arg-type]
+        assert out.evidence is not None
+        return replace(out, evidence=replace(out.evidence, agree=False, consistent=False))
+
+    monkeypatch.setattr(check_module, "attach_evidence", contradicting)
+    path = tmp_path / "c.md"
+    path.write_text(DECLARED + "$$ E(q_i) = 0 $$", encoding="utf-8")
+    assert main(["verify", str(path), "--numeric-seconds", "0.05"]) == 0
+    assert f"WARNING {path}:2:13: step 1: the numeric evidence contradicts the symbolic " \
+           "verdict (holds-given)" in capsys.readouterr().out
