@@ -65,6 +65,7 @@ Symbolic = Callable[[], tuple[bool, str, dict[str, object]]]
 #: (holds, numeric evidence, method)
 Numeric = Callable[[CheckSettings], tuple[bool, str, str]]
 _U64 = float(np.finfo(np.float64).eps / 2)
+_SYMBOLIC: dict[tuple[str, str], tuple[bool, str, dict[str, object]]] = {}
 
 
 @dataclass(frozen=True)
@@ -396,7 +397,11 @@ class SoftmaxSection:
 
     def rows(self, settings: CheckSettings, progress: Progress) -> Iterator[CheckRow]:
         for c in self.claims:
-            holds, sym_text, details = c.symbolic()
+            # The symbolic verdicts do not depend on the settings: computed once per process
+            # (deriving and checking n = 2..32 takes seconds).
+            if (c.key, c.title) not in _SYMBOLIC:
+                _SYMBOLIC[(c.key, c.title)] = c.symbolic()
+            holds, sym_text, details = _SYMBOLIC[(c.key, c.title)]
             numeric, method, holds_numeric = "", "", None
             if settings.numeric and c.numeric is not None:
                 holds_numeric, numeric, method = c.numeric(settings)
