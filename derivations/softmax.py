@@ -17,8 +17,10 @@ Conventions (what :func:`check_softmax_equality` accepts — a parser should bui
   loss L = −Σ_k t_k log y_k.  The checker replaces them by what SymPy derives from the
   definitions (:func:`jacobian_entry`, :func:`cross_entropy_gradient`), never by a typed-in
   formula.
-* ``exp(x[a])`` and ``log(y[a])`` may appear too; anything else (another function, a
-  second derivative, an index other than i, j, k) is rejected with
+* ``exp(x[a])`` (read as y_a·S with S = Σ_k e^{x_k}, so the definition
+  ``exp(x[a]) / Sum(exp(x[k]), (k, 1, n))`` is y_a) and ``log(y[a])`` may appear too.
+  Indices are i, j, k or integers 1..n.  Anything else (another function, a second
+  derivative, an index i + 1) is rejected with a one-line
   :class:`~derivations.errors.UnsupportedExpression`.
 
 Both sides are rewritten in y (and t) only; the claim holds when the difference vanishes
@@ -34,6 +36,10 @@ KroneckerDelta(i, j)*y[i] - y[i]*y[j]
 (<Status.FAILS: 'fails'>, KroneckerDelta(i, j)*y[i])
 >>> check_softmax_equality(Derivative(L, x[i]), y[i] - t[i]).status
 <Status.HOLDS: 'holds in general'>
+>>> check_softmax_equality(y[i], exp(x[i]) / Sum(exp(x[k]), (k, 1, n))).status
+<Status.HOLDS: 'holds in general'>
+>>> check_softmax_equality(y[i], exp(x[i])).residual     # normalisation forgotten; S = Σ_k e^{x_k}
+-_S*y[i] + y[i]
 """
 
 from __future__ import annotations
@@ -80,6 +86,7 @@ __all__ = [
     "jacobian_entry",
     "k",
     "n",
+    "normalize_sums",
     "softmax_entry",
     "t",
     "to_y",
@@ -162,12 +169,17 @@ def _exp_to_y(e: exp) -> Expr:
     return out
 
 
-def to_y(expr: Expr, length: Expr = n, normalized: tuple[IndexedBase, ...] = (y, t)) -> Expr:
+def to_y(
+    expr: Expr, length: Expr = n, normalized: tuple[IndexedBase, ...] = (y, t), keep_scale: bool = False
+) -> Expr:
     """Rewrite an expression in exp(x_·) and Σ_k exp(x_k) in terms of y (the sum cancels).
 
     ``length`` is the symbolic n (the sum is ``Sum(exp(x[k]), (k, 1, n))``) or a
     concrete int (the sum is written out, e^{x_1} + … + e^{x_n}).  Sums Σ_k v_k over
-    the full range are replaced by 1 for the bases in ``normalized``.
+    the full range are replaced by 1 for the bases in ``normalized``.  When the sum does
+    not cancel (e^{x_a} alone is not a function of y) this raises, unless ``keep_scale``:
+    then :data:`SUM_SYMBOL` stays as a free positive quantity (x ↦ (y, Σ e^{x_k}) is
+    one-to-one, so a residual that depends on it is genuinely nonzero).
 
     >>> to_y(exp(x[i]) * exp(x[j]) / _sum_exp(n) ** 2)
     y[i]*y[j]
@@ -180,14 +192,18 @@ def to_y(expr: Expr, length: Expr = n, normalized: tuple[IndexedBase, ...] = (y,
         total = _sum_exp(length)
     e = expr.xreplace({total: SUM_SYMBOL})
     e = e.replace(lambda u: isinstance(u, exp), _exp_to_y)
-    e = _normalize_sums(expand(e), length, normalized)
-    if e.has(SUM_SYMBOL):
+    e = normalize_sums(expand(e), length, normalized)
+    if e.has(SUM_SYMBOL) and not keep_scale:
         raise UnsupportedExpression(f"{expr} is not a function of softmax(x) alone")
     return e
 
 
-def _normalize_sums(expr: Expr, length: Expr, normalized: tuple[IndexedBase, ...] = (y, t)) -> Expr:
-    """Σ_k over an Add splits; factors free of k come out; Σ_k y_k = Σ_k t_k = 1; Σ_k 1 = n."""
+def normalize_sums(expr: Expr, length: Expr, normalized: tuple[IndexedBase, ...] = (y, t)) -> Expr:
+    """Σ_k over an Add splits; factors free of k come out; Σ_k y_k = Σ_k t_k = 1; Σ_k 1 = n.
+
+    >>> normalize_sums(Sum(3 * y[i] * y[k] + 1, (k, 1, n)), n)
+    n + 3*y[i]
+    """
 
     def one(s: Sum) -> Expr:
         (var, lo, hi), = s.limits
@@ -257,7 +273,7 @@ def _replace_derivatives(expr: Expr) -> Expr:
     return expr.replace(lambda e: isinstance(e, Derivative), one)
 
 
-def _validate(expr: Expr) -> None:
+def _validate(expr: Expr, length: int | None) -> None:
     """Reject what the conventions do not cover, naming the offending piece."""
     allowed = set(_FREE) | {k, _N, L}
     for s in expr.free_symbols - allowed:
@@ -268,6 +284,11 @@ def _validate(expr: Expr) -> None:
             raise UnsupportedExpression(f"unknown vector {a.base} (use x, y, t)")
         if len(a.indices) != 1:
             raise UnsupportedExpression(f"{a} has {len(a.indices)} indices, vectors have one")
+        (idx,) = a.indices
+        if idx.is_Integer and not (1 <= int(idx) <= (length or int(idx))):
+            raise UnsupportedExpression(f"{a}: index out of range 1..{length or 'n'}")
+        if not idx.is_Integer and idx not in (i, j, k):
+            raise UnsupportedExpression(f"{a}: indices are i, j, k or integers")
     for f in expr.atoms(Function):
         if not isinstance(f, (exp, log, KroneckerDelta)):
             raise UnsupportedExpression(f"{f}: only exp, log and KroneckerDelta are supported")
@@ -352,12 +373,13 @@ def check_softmax_equality(
     if n is not None and (not isinstance(n, int) or n < 1):
         raise UnsupportedExpression(f"vector length n must be a positive integer, got {n!r}")
     for side in (lhs, rhs):
-        _validate(side)
+        _validate(side, n)
     diffd = _replace_derivatives(lhs) - _replace_derivatives(rhs)
     # Σ_k δ_ik f(k) and friends: doit turns them into Piecewise on the range, resolved here.
     diffd = diffd.replace(lambda e: isinstance(e, Sum) and e.has(KroneckerDelta),
                           lambda e: _resolve_ranges(e.doit(), _N))
-    residual = _normalize_sums(expand(expand_log(diffd, force=True)), _N)  # y_k > 0
+    # exp(x_a)/Σ_k exp(x_k) written out by the note becomes y_a; log splits as y_k > 0.
+    residual = to_y(expand_log(diffd, force=True), _N, keep_scale=True)
     if n is not None:
         given = _decide_concrete(residual, n)
         holds = given == 0

@@ -43,7 +43,7 @@ from sympy import (
 )
 
 from derivations.errors import UnsupportedExpression
-from derivations.softmax import _normalize_sums, i, j, jacobian_entry, k, n, y
+from derivations.softmax import normalize_sums, i, j, jacobian_entry, k, n, y
 
 __all__ = [
     "BoundProof",
@@ -87,7 +87,7 @@ def row_abs_sum_reduction() -> Expr:
     positive_y = {a: Dummy(positive=True) for a in off_abs.atoms(Indexed)}
     if not (_positive_on_unit_interval(diag) and off_abs.xreplace(positive_y).is_positive):
         raise UnsupportedExpression("the derived Jacobian does not have the signs the proof uses")
-    off_sum = _normalize_sums(Sum(off_abs, (k, 1, n)), n) - off_abs.subs(k, i)
+    off_sum = normalize_sums(Sum(off_abs, (k, 1, n)), n) - off_abs.subs(k, i)
     return expand(diag + off_sum.subs(y[i], U))
 
 

@@ -187,7 +187,7 @@ def check_jacobian(
     """
     x = np.asarray(x)
     if x.dtype not in _COMPLEX:
-        raise TypeError(f"scores must be float32 or float64, not {x.dtype}")
+        raise UnsupportedExpression(f"check_jacobian: scores must be float32 or float64, not {x.dtype}")
     n = x.shape[-1]
     step = default_step(method, x.dtype) if h is None else h
     sym = symbolic_jacobian(n, form)(softmax(x))

@@ -74,6 +74,13 @@ def test_wrong_twins_are_rejected_numerically(form: str, method: str) -> None:
         assert r.message.startswith("symbolic:") and " numeric: " in r.message
 
 
+def test_check_jacobian_rejects_integer_scores() -> None:
+    from derivations.errors import UnsupportedExpression
+
+    with pytest.raises(UnsupportedExpression, match="float32 or float64"):
+        check_jacobian(np.array([1, 2, 3]), "complex step")
+
+
 def test_complex_step_error_is_at_roundoff_and_central_differences_near_1e_minus_11() -> None:
     cs = [check_jacobian(xv, "complex step") for xv in random_points(SEED, 8, scales=(1.0,), count=5)]
     fd = [check_jacobian(xv, "central difference") for xv in random_points(SEED, 8, scales=(1.0,), count=5)]

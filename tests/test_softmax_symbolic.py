@@ -101,6 +101,9 @@ def test_concrete_n_in_the_checker_agrees_with_symbolic_n(m: int) -> None:
     assert check_softmax_equality(DY, y[i] * (D - y[j]), n=m).status is Status.HOLDS
     v = check_softmax_equality(DY, -y[i] * y[j], n=m)
     assert v.status is Status.FAILS and v.residual_given == y[1]
+    rows = Sum(Derivative(y[i], x[k]), (k, 1, n))
+    assert check_softmax_equality(rows, Integer(0), n=m).holds
+    assert check_softmax_equality(rows, y[i], n=m).residual_given == -y[1]
     # Concrete indices: ∂y_1/∂x_2 = −y_1 y_2 at n = m.
     assert check_softmax_equality(Derivative(y[1], x[2]), -y[1] * y[2], n=m).holds
 
@@ -115,6 +118,9 @@ def test_concrete_n_in_the_checker_agrees_with_symbolic_n(m: int) -> None:
         (Sum(y[k], (k, 0, n)), Integer(1), None, "sums run over k = 1..n"),
         (DY, y[i], 0, "positive integer"),
         (Derivative(t[i], x[j]), y[i], None, "only y_a and L"),
+        (Derivative(y[5], x[1]), -y[5] * y[1], 3, "out of range 1..3"),
+        (y[0], y[1], None, "out of range"),
+        (y[i + 1], y[1], None, "indices are i, j, k or integers"),
     ],
 )
 def test_bad_input_gets_a_one_line_error(lhs, rhs, n_, match: str) -> None:
