@@ -44,8 +44,7 @@ KroneckerDelta(i, j)*y[i] - y[i]*y[j]
 
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import product
+from functools import cache
 
 from sympy import (
     Add,
@@ -58,7 +57,6 @@ from sympy import (
     KroneckerDelta,
     Mul,
     Piecewise,
-    Pow,
     Sum,
     Symbol,
     diff,
@@ -68,8 +66,8 @@ from sympy import (
     log,
 )
 from sympy.core.function import Function
-from sympy.logic.boolalg import And, BooleanTrue
 from sympy.core.relational import Relational
+from sympy.logic.boolalg import And, BooleanTrue
 
 from derivations.checking import Status, StepVerdict
 from derivations.errors import UnsupportedExpression
@@ -224,7 +222,7 @@ def normalize_sums(expr: Expr, length: Expr, normalized: tuple[IndexedBase, ...]
     return expr.replace(lambda e: isinstance(e, Sum), one)
 
 
-@lru_cache(maxsize=None)
+@cache
 def jacobian_entry() -> Expr:
     """∂y_i/∂x_j for symbolic n, derived by SymPy from the definition and written in y.
 
@@ -238,7 +236,7 @@ def jacobian_entry() -> Expr:
     return to_y(_resolve_ranges(raw, n), n)
 
 
-@lru_cache(maxsize=None)
+@cache
 def cross_entropy_gradient(target_sums_to_one: bool = True) -> Expr:
     """∂L/∂x_i for L = −Σ_k t_k log y_k and symbolic n, derived and written in y and t.
 

@@ -43,12 +43,12 @@ from sympy import (
 )
 
 from derivations.errors import UnsupportedExpression
-from derivations.softmax import normalize_sums, i, j, jacobian_entry, k, n, y
+from derivations.softmax import i, j, jacobian_entry, k, n, normalize_sums, y
 
 __all__ = [
-    "BoundProof",
     "MAX_ENTRY",
     "ROW_ABS_SUM",
+    "BoundProof",
     "U",
     "max_entry_reduction",
     "prove_bound",

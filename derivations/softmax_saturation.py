@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import struct
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import mpmath
 from sympy import Expr, Integer, Matrix, Symbol, cancel, exp, limit
@@ -57,7 +57,7 @@ def scores() -> tuple[Expr, Expr, Expr]:
     return (A, A, 2 * A)
 
 
-@lru_cache(maxsize=None)
+@cache
 def softmax_at() -> tuple[Expr, ...]:
     """y = softmax([a, a, 2a]) from the definition, as SymPy gives it.
 

@@ -155,7 +155,7 @@ def test_derived_jacobian_matches_mpmath_differentiation_at_30_digits() -> None:
             for b in range(m):
                 e = [0] * m
                 e[b] = 1
-                num = mpmath.diff(lambda *v: sm(a, *v), pts, tuple(e))
+                num = mpmath.diff(lambda *v, a=a: sm(a, *v), pts, tuple(e))
                 sym = J[a, b].xreplace({y[c + 1]: Rational(str(yv[c])) for c in range(m)})
                 assert abs(float(sym) - float(num)) < 1e-25 or abs(mpmath.mpf(str(sym.evalf(40))) - num) < 1e-25, (
                     f"symbolic: {sym} numeric: {num}")
