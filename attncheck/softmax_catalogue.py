@@ -51,6 +51,7 @@ from derivations.softmax_saturation import (
     float_agreement,
     gradient_limits,
     limits_of_jacobian,
+    limits_of_softmax,
     ulps_between,
 )
 from numeric.attention import lecture_samples, percentile_of, sweep_dk
@@ -210,11 +211,13 @@ def _printed(value: str, exact_digits: bool) -> tuple[Symbolic, Numeric]:
 def _jacobian_limit(leading: Expr) -> tuple[Symbolic, Numeric]:
     def sym() -> tuple[bool, str, dict[str, object]]:
         lim = limits_of_jacobian()
-        all_zero = all(v[0] == 0 for v in lim.values())
+        to_e3 = [v[0] for v in limits_of_softmax()] == [0, 0, 1]
+        all_zero = to_e3 and all(v[0] == 0 for v in lim.values())
         # the largest entry decays slowest: the leading term with the largest |value| at large a
         big = max(lim.items(), key=lambda kv: float(abs(kv[1][1]).subs(A, 50)))
         ok = all_zero and big[1][1] == leading
-        return ok, f"every entry → 0; largest J_{big[0][0]}{big[0][1]} ~ {text(big[1][1])}", {}
+        return ok, (f"y → e_3: {to_e3}; every J_ij → 0: {all_zero}; "
+                    f"largest J_{big[0][0]}{big[0][1]} ~ {text(big[1][1])}"), {}
 
     log_claim = expand_log(log(leading), force=True)  # log c − p·a: no underflow at a = 500
 
@@ -370,7 +373,7 @@ def softmax_claims() -> tuple[SoftmaxClaim, ...]:
         *_printed("0.99990920838434097818", True))
     add("saturation-digits", "y_3(a=10) = 0.9999092083843412 in float64 (as printed)", True,
         *_printed("0.9999092083843412", False))
-    add("saturation-limits", "a→∞: every J_ij → 0, the largest ~ 2e^(−a)", False, *_jacobian_limit(2 * exp(-A)))
+    add("saturation-limits", "a→∞: y → e_3, every J_ij → 0, the largest ~ 2e^(−a)", False, *_jacobian_limit(2 * exp(-A)))
     add("saturation-limits", "a→∞: the largest J_ij ~ e^(−a)", True, *_jacobian_limit(exp(-A)))
     add("saturation-limits", "a→∞: the largest J_ij ~ e^(−2a)", True, *_jacobian_limit(exp(-2 * A)))
     add("bounds", "Σ_j |J_ij| = 2y_i(1 − y_i) ≤ 1/2", False, *_bound(ROW_ABS_SUM, Rational(1, 2)))

@@ -102,7 +102,8 @@ L = Symbol("L")
 _N = n  # the symbol, for functions whose ``n`` parameter is a concrete length
 
 _FREE = (i, j)
-#: Stands for Σ_k exp(x_k) while an expression is rewritten in y (it always cancels).
+#: Stands for S = Σ_k exp(x_k) while an expression is rewritten in y (cancels from
+#: every function of softmax(x); see :func:`to_y`).
 SUM_SYMBOL = Dummy("S", positive=True)
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "float_agreement",
     "gradient_limits",
     "limits_of_jacobian",
+    "limits_of_softmax",
     "scores",
     "softmax_at",
     "ulps_between",
@@ -160,6 +161,20 @@ def _jacobian_at() -> Matrix:
     ys = softmax_at()
     J = derive_jacobian(3)
     return J.xreplace({y[m]: ys[m - 1] for m in (1, 2, 3)}).applyfunc(_in_w)
+
+
+def limits_of_softmax() -> tuple[Expr, ...]:
+    """lim_{a→∞} softmax([a, a, 2a]) = e_3, each entry with its leading term.
+
+    >>> limits_of_softmax()
+    ((0, exp(-a)), (0, exp(-a)), (1, 1))
+    """
+    out = []
+    for e in softmax_at():
+        w = _in_w(e)
+        c, p = w.leadterm(_W)
+        out.append((limit(w, _W, 0, "+"), (c * _W**p).subs(_W, exp(-A))))
+    return tuple(out)
 
 
 def limits_of_jacobian() -> dict[tuple[int, int], tuple[Expr, Expr]]:

@@ -54,6 +54,7 @@ from derivations.softmax_saturation import (
     float_agreement,
     gradient_limits,
     limits_of_jacobian,
+    limits_of_softmax,
 )
 
 D = KroneckerDelta(i, j)
@@ -192,6 +193,7 @@ def test_saturation_values_digits_and_ulps() -> None:
 
 
 def test_saturation_limits_and_leading_terms() -> None:
+    assert [v[0] for v in limits_of_softmax()] == [0, 0, 1]  # y → e_3
     lim = limits_of_jacobian()
     assert all(v[0] == 0 for v in lim.values())
     assert lim[(3, 3)][1] == 2 * exp(-A)
