@@ -16,7 +16,9 @@ Conventions (what :func:`check_softmax_equality` accepts — a parser should bui
   ``Derivative(L, x[i])`` (∂L/∂x_i) with :data:`L` ``= Symbol("L")`` the cross-entropy
   loss L = −Σ_k t_k log y_k.  The checker replaces them by what SymPy derives from the
   definitions (:func:`jacobian_entry`, :func:`cross_entropy_gradient`), never by a typed-in
-  formula.
+  formula.  The derivative of any other expression in y and t (the loss written out,
+  ``Derivative(-Sum(t[k] * log(y[k]), (k, 1, n)), x[i])``, or y_i²) is derived the same
+  way, from y_a = e^{x_a}/Σ_k e^{x_k}.
 * ``exp(x[a])`` (read as y_a·S with S = Σ_k e^{x_k}, so the definition
   ``exp(x[a]) / Sum(exp(x[k]), (k, 1, n))`` is y_a) and ``log(y[a])`` may appear too.
   Indices are i, j, k or integers 1..n.  Anything else (another function, a second
@@ -253,7 +255,8 @@ def cross_entropy_gradient(target_sums_to_one: bool = True) -> Expr:
 
 
 def _replace_derivatives(expr: Expr) -> Expr:
-    """Derivative(y[a], x[b]) and Derivative(L, x[b]) replaced by the derived formulas."""
+    """Derivative(y[a], x[b]) and Derivative(L, x[b]) replaced by the derived formulas;
+    a derivative of another expression in y and t is derived from the definition of y."""
 
     def one(d: Derivative) -> Expr:
         if len(d.variable_count) != 1 or d.variable_count[0][1] != 1:
@@ -267,7 +270,12 @@ def _replace_derivatives(expr: Expr) -> Expr:
             return jacobian_entry().xreplace({i: f.indices[0], j: b})
         if f == L:
             return cross_entropy_gradient().xreplace({i: b})
-        raise UnsupportedExpression(f"derivative of {f}: only y_a and L are known")
+        if f.has(x, Derivative):
+            raise UnsupportedExpression(f"derivative of {f}: write it in y and t")
+        # Any other function of y and t: put in the definition of y and let SymPy differentiate.
+        defined = f.replace(lambda e: isinstance(e, Indexed) and e.base == y,
+                            lambda e: softmax_entry(e.indices[0], n))
+        return _resolve_ranges(diff(defined, var).doit(), n)
 
     return expr.replace(lambda e: isinstance(e, Derivative), one)
 

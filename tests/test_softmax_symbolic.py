@@ -17,6 +17,7 @@ from sympy import (
     Symbol,
     diff,
     exp,
+    log,
     simplify,
 )
 
@@ -88,6 +89,14 @@ def test_general_n_derivation_meets_the_sympy_pitfalls_and_resolves_them() -> No
         (DL, t[i] - y[i], False),
         (DL, -t[i] / y[i], False),  # ∂L/∂y_i mistaken for ∂L/∂x_i
         (Sum(t[k] * Derivative(y[k], x[i]), (k, 1, n)), y[i] * t[i] - y[i] * Sum(t[k] * y[k], (k, 1, n)), True),
+        # the loss written out rather than named L: derived from the definition of y
+        (Derivative(-Sum(t[k] * log(y[k]), (k, 1, n)), x[i]), y[i] - t[i], True),
+        (Derivative(-Sum(t[k] * log(y[k]), (k, 1, n)), x[i]), t[i] - y[i], False),
+        (Derivative(y[i] ** 2, x[j]), 2 * y[i] ** 2 * (D - y[j]), True),
+        (Derivative(y[i] ** 2, x[j]), 2 * y[i] * (D - y[j]), False),
+        (y[i], exp(x[i]) / Sum(exp(x[k]), (k, 1, n)), True),
+        (y[i], exp(x[i]), False),  # normalisation forgotten
+        (Derivative(t[i], x[j]), Integer(0), True),  # the target does not depend on the scores
     ],
 )
 def test_check_softmax_equality_accepts_truths_and_rejects_twins(lhs, rhs, holds: bool) -> None:
@@ -118,7 +127,7 @@ def test_concrete_n_in_the_checker_agrees_with_symbolic_n(m: int) -> None:
         (Symbol("z") * y[i], y[i], None, "unknown symbol z"),
         (Sum(y[k], (k, 0, n)), Integer(1), None, "sums run over k = 1..n"),
         (DY, y[i], 0, "positive integer"),
-        (Derivative(t[i], x[j]), y[i], None, "only y_a and L"),
+        (Derivative(exp(x[i]), x[j]), y[i], None, "write it in y and t"),
         (Derivative(y[5], x[1]), -y[5] * y[1], 3, "out of range 1..3"),
         (y[0], y[1], None, "out of range"),
         (y[i + 1], y[1], None, "indices are i, j, k or integers"),
