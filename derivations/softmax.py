@@ -132,13 +132,15 @@ def cross_entropy(length: Expr = n) -> Expr:
 
 
 def _index_in_range(rel: object, length: Expr) -> bool:
-    """True for 1 ≤ a, a ≥ 1, a ≤ length (a a free index): true by the conventions."""
+    """True for 1 ≤ a, a ≥ 1, a ≤ length (a free or an integer index): true by the conventions."""
     if not isinstance(rel, Relational):
         return False
     lo, hi = (rel.lhs, rel.rhs) if rel.rel_op in ("<=", "<") else (rel.rhs, rel.lhs)
     if rel.rel_op not in ("<=", ">="):
         return False
-    return (lo == 1 and hi in _FREE) or (lo in _FREE and hi == length)
+    # integer indices are in 1..n by the conventions, as are the free ones
+    return (lo == 1 and (hi in _FREE or (hi.is_Integer and hi >= 1))) or (
+        (lo in _FREE or (lo.is_Integer and lo >= 1)) and hi == length)
 
 
 def _resolve_ranges(expr: Expr, length: Expr) -> Expr:
@@ -307,21 +309,33 @@ def _validate(expr: Expr, length: int | None) -> None:
             raise UnsupportedExpression(f"{s}: sums run over k = 1..n")
 
 
-def _partitions(items: tuple[Symbol, ...]) -> list[list[int]]:
-    """Restricted growth strings: every way the free indices can coincide (i = j or i ≠ j)."""
-    out: list[list[int]] = [[]]
-    for _ in items:
-        out = [p + [b] for p in out for b in range(max(p, default=-1) + 2)]
+#: Where a free index goes in one case: onto an integer index of the claim, or into a
+#: block of free indices that are equal to each other and to nothing else.
+_Slot = tuple[str, int]
+
+
+def _patterns(free: tuple[Symbol, ...], consts: tuple[int, ...]) -> list[dict[Symbol, _Slot]]:
+    """Every way the free indices can coincide with each other and with the claim's integer
+    indices (i = j, i ≠ j, i = 1, …): restricted growth strings over the fresh blocks."""
+    out: list[dict[Symbol, _Slot]] = [{}]
+    for s in free:
+        grown: list[dict[Symbol, _Slot]] = []
+        for p in out:
+            blocks = [v[1] for v in p.values() if v[0] == "fresh"]
+            options = [("const", c) for c in consts]
+            options += [("fresh", b) for b in range(max(blocks, default=-1) + 2)]
+            grown += [{**p, s: o} for o in options]
+        out = grown
     return out
 
 
-def _concrete_residual(res: Expr, length: int, values: dict[Symbol, int]) -> Expr:
-    """The residual at a concrete n and index values, on the simplex (y_n, t_n eliminated).
+def _integer_indices(res: Expr) -> tuple[int, ...]:
+    return tuple(sorted({int(a.indices[0]) for a in res.atoms(Indexed) if a.indices[0].is_Integer}
+                        | {int(v) for d in res.atoms(KroneckerDelta) for v in d.args if v.is_Integer}))
 
-    Softmax is symmetric under permuting the coordinates, and so are the constraints, so
-    one representative assignment per pattern of coincidences among the free indices
-    decides all of them.
-    """
+
+def _concrete_residual(res: Expr, length: int, values: dict[Symbol, int]) -> Expr:
+    """The residual at a concrete n and index values, on the simplex (y_n, t_n eliminated)."""
     e = res.xreplace({_N: Integer(length)}).xreplace({s: Integer(v) for s, v in values.items()})
     e = e.doit()
     last = {b[length]: 1 - Add(*[b[m] for m in range(1, length)]) for b in (y, t)}
@@ -329,27 +343,40 @@ def _concrete_residual(res: Expr, length: int, values: dict[Symbol, int]) -> Exp
 
 
 def _decide_concrete(res: Expr, length: int) -> Expr:
-    """0 when the residual vanishes on the simplex at this n, else the first nonzero case."""
+    """0 when the residual vanishes on the simplex at this n, else the first nonzero case.
+
+    Softmax and the constraints are symmetric under permuting coordinates, so for each
+    pattern of coincidences one assignment decides all: fresh blocks take the smallest
+    values not used by the claim's integer indices.
+    """
     free = tuple(s for s in _FREE if res.has(s))
-    for pattern in _partitions(free):
-        if max(pattern, default=-1) + 1 > length:
+    consts = _integer_indices(res)
+    spare = [v for v in range(1, length + 1) if v not in consts]
+    for pattern in _patterns(free, consts):
+        fresh = [v[1] for v in pattern.values() if v[0] == "fresh"]
+        if max(fresh, default=-1) >= len(spare):
             continue  # more distinct indices than coordinates
-        r = _concrete_residual(res, length, {s: b + 1 for s, b in zip(free, pattern)})
+        values = {s: (v[1] if v[0] == "const" else spare[v[1]]) for s, v in pattern.items()}
+        r = _concrete_residual(res, length, values)
         if r != 0:
             return r
     return Integer(0)
 
 
 def _decide_general(res: Expr) -> bool:
-    """True when the residual vanishes in every case of coinciding free indices.
+    """True when the residual vanishes in every pattern of coinciding indices.
 
-    y_i, y_j, t_i, t_j are then independent quantities and sums that remain (Σ_k y_k²…)
-    opaque ones; vanishing as a polynomial in them is sufficient for the identity.
+    In one pattern the distinct indices' y and t are independent quantities and sums
+    that remain (Σ_k y_k²…) opaque ones; vanishing as a polynomial in them is sufficient.
     """
     free = tuple(s for s in _FREE if res.has(s))
-    for pattern in _partitions(free):
-        rep = {s: free[pattern.index(b)] for s, b in zip(free, pattern)}
+    for pattern in _patterns(free, _integer_indices(res)):
+        firsts: dict[int, Symbol] = {}
+        rep: dict[Symbol, Expr] = {}
+        for s, (kind, v) in pattern.items():
+            rep[s] = Integer(v) if kind == "const" else firsts.setdefault(v, s)
         e = res.xreplace(rep)
+        # every KroneckerDelta left compares indices that differ in this pattern
         e = e.replace(lambda d: isinstance(d, KroneckerDelta), lambda d: Integer(d.args[0] == d.args[1]))
         if expand(e) != 0:
             return False

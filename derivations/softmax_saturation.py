@@ -152,7 +152,8 @@ def float_agreement(a: int | str, printed: float, index: int = 3) -> FloatAgreem
     """
     exact = exact_value(a, index)
     rounded = float(exact)  # mpmath rounds to nearest
-    err = (mpmath.mpf(printed) - exact) / mpmath.mpf(math.ulp(rounded))
+    with mpmath.workdps(40):
+        err = (mpmath.mpf(printed) - exact) / mpmath.mpf(math.ulp(rounded))
     return FloatAgreement(printed, rounded, ulps_between(printed, rounded), float(err))
 
 

@@ -118,6 +118,15 @@ def test_concrete_n_in_the_checker_agrees_with_symbolic_n(m: int) -> None:
     assert check_softmax_equality(Derivative(y[1], x[2]), -y[1] * y[2], n=m).holds
 
 
+@pytest.mark.parametrize("m", [None, 3])
+def test_free_indices_may_coincide_with_integer_ones(m: int | None) -> None:
+    # i may be 1: y_i y_1 = y_1² is false (i = 2 refutes it), the δ_i1 form is true.
+    assert not check_softmax_equality(y[i] * y[1], y[1] ** 2, n=m).holds
+    assert check_softmax_equality(Derivative(y[i], x[1]), y[i] * (KroneckerDelta(i, 1) - y[1]), n=m).holds
+    assert not check_softmax_equality(Derivative(y[i], x[1]), -y[i] * y[1], n=m).holds
+    assert check_softmax_equality(Sum(KroneckerDelta(1, k) * y[k], (k, 1, n)), y[1], n=m).holds
+
+
 @pytest.mark.parametrize(
     ("lhs", "rhs", "n_", "match"),
     [
