@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 from sympy import (
@@ -54,7 +55,7 @@ from derivations.softmax_saturation import (
     limits_of_softmax,
     ulps_between,
 )
-from numeric.attention import lecture_samples, percentile_of, sweep_dk
+from numeric.attention import DkSummary, lecture_samples, percentile_of, sweep_dk
 from numeric.softmax import jacobian_from_scores, naive_softmax, softmax
 from numeric.softmax_checks import (
     check_jacobian,
@@ -296,6 +297,17 @@ def _stability(a_claim: float) -> tuple[Symbolic, Numeric]:
     return sym, num
 
 
+@cache
+def _sweep(seed: int) -> dict[tuple[int, bool], DkSummary]:
+    """One sweep per seed, shared by the result and its twin (they read both halves)."""
+    return sweep_dk(seed, dks=(1, 32, 1024), n=32, trials=400)
+
+
+@cache
+def _samples(seed: int, variance: float) -> np.ndarray:
+    return lecture_samples(seed, variance, trials=50_000)
+
+
 def _dk_symbolic(scaled: bool) -> Symbolic:
     def run() -> tuple[bool, str, dict[str, object]]:
         from derivations.lecture import k as kb
@@ -307,7 +319,7 @@ def _dk_symbolic(scaled: bool) -> Symbolic:
 
 def _dk_numeric(scaled: bool) -> Numeric:
     def run(s: CheckSettings) -> tuple[bool, str, str]:
-        r = sweep_dk(s.seed, dks=(1, 32, 1024), n=32, trials=400)
+        r = _sweep(s.seed)
         med = [r[(dk, scaled)].q50_max_j for dk in (1, 32, 1024)]
         ent = [r[(dk, scaled)].q50_entropy for dk in (1, 32, 1024)]
         ratio = med[2] / med[0]
@@ -323,7 +335,7 @@ def _plausible(value: float, variance: float) -> tuple[Symbolic, Numeric]:
         return bool(ok), f"{value} {'≤' if ok else '>'} 1/4 = sup max|J_ij| (proved bound)", {}
 
     def num(s: CheckSettings) -> tuple[bool, str, str]:
-        p = percentile_of(value, lecture_samples(s.seed, variance, trials=50_000), confidence=1 - s.alpha)
+        p = percentile_of(value, _samples(s.seed, variance), confidence=1 - s.alpha)
         return p.plausible, (f"percentile {100 * p.percentile:.2f} ± {100 * p.standard_error:.2f} "
                              f"(Wilson {100 * (1 - s.alpha):g}%: {100 * p.low:.2f}–{100 * p.high:.2f})"), \
             f"50000 trials of n=10 N(0,{variance:g}) scores; plausible inside the central 99%"
