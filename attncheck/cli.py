@@ -8,6 +8,7 @@ import sys
 from typing import Sequence
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress as Bar
 from rich.table import Table
 
@@ -48,9 +49,10 @@ def _table(rows: list[CheckRow], numeric: bool) -> Table:
         mark = "[green]✓[/]" if r.ok else "[red]✗[/]"
         role = "[dim]wrong twin:[/] " if r.is_twin else ""
         verdict = ("rejected — " if r.is_twin and not r.holds_symbolic else "") + r.symbolic
-        cells = [mark, role + r.claim, verdict]
+        # Claims contain brackets ("softmax([a, a, 2a])"): text, not rich markup.
+        cells = [mark, role + escape(r.claim), escape(verdict)]
         if numeric:
-            cells += [r.numeric, r.method]
+            cells += [escape(r.numeric), escape(r.method)]
         t.add_row(*cells)
     return t
 

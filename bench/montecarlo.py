@@ -10,6 +10,7 @@
     Var(q·k) at d = 512 (target ≥ 4): width × √(CPU seconds) of each, as a ratio.
 (d) peak memory of 10⁸ products at d = 512 in the block design, measured in a fresh
     process (target < 500 MB), beside what the notes' untiled n = 10⁴ script needs.
+(e) the per-operation costs the design choice uses (numeric.montecarlo.COSTS), measured.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import numpy as np
 from derivations import Dot, Family, MeanIs, Model, Var, VarianceIs
 from derivations.lecture import D_K
 from numeric import estimate, point_for
-from numeric.montecarlo import BLOCK
+from numeric.montecarlo import BLOCK, COSTS
 
 #: Independent standard Gaussian q and k (the block design needs q ⟂ k).
 MODEL = Model((Family("q", "normal"), Family("k", "normal")), dim=D_K)
@@ -77,6 +78,25 @@ def peak_memory_mb(products: float) -> float:
     return int(kb) / 1024
 
 
+def unit_costs() -> dict[str, float]:
+    """Seconds per drawn normal, per matmul multiply-add and per streamed statistic."""
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal((BLOCK, D)), rng.standard_normal((BLOCK, D))
+    x = rng.standard_normal(1 << 20)
+    timings = {}
+    for name, work, count in (
+        ("draw", lambda: rng.standard_normal(1 << 18), 1 << 18),
+        ("mac", lambda: a @ b.T, BLOCK * BLOCK * D),
+        ("stat", lambda: (x - 0.5).dot(x - 0.5), 1 << 20),
+    ):
+        t0, n = time.perf_counter(), 0
+        while time.perf_counter() - t0 < 0.5:
+            work()
+            n += 1
+        timings[name] = (time.perf_counter() - t0) / n / count
+    return timings
+
+
 def main() -> None:
     raw = raw_normals_per_second()
     one = iid_normals_per_second(1, 200_000)
@@ -93,6 +113,9 @@ def main() -> None:
     untiled = 2 * 10_000**2 * 8 / 1e6 + 2 * 10_000 * 100 * 8 / 1e6
     print(f"(d) peak memory, 10⁸ products at d = {D}, block design: {mb:.0f} MB (target < 500 MB; "
           f"the notes' untiled n = 10⁴, d = 100 script holds ≥ {untiled:.0f} MB of arrays)")
+    measured = unit_costs()
+    print("(e) unit costs measured (used by the design choice): " + ", ".join(
+        f"{k} {v * 1e9:.3g} ns ({COSTS[k] * 1e9:.3g} ns)" for k, v in measured.items()))
     print(f"    this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB peak")
 
 

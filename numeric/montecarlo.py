@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import os
+from abc import ABC, abstractmethod
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -146,12 +147,11 @@ def _plan(expr: Expr) -> _Plan:
             means.append(Dummy(f"m{len(means)}"))
         return means[columns.index(key)]
 
-    shift = _CENTRE
     formulas = {}
     for op in ops:
         if isinstance(op, E):
             a = arg_index(op.args[0])
-            formulas[op] = shift[a] + col(a, None)
+            formulas[op] = _CENTRE[a] + col(a, None)
         elif isinstance(op, Var):
             a = arg_index(op.args[0])
             formulas[op] = col(a, a) - col(a, None) ** 2
@@ -159,7 +159,7 @@ def _plan(expr: Expr) -> _Plan:
             a, b = arg_index(op.args[0]), arg_index(op.args[1])
             formulas[op] = col(a, b) - col(a, None) * col(b, None)
     f = expr.xreplace(formulas)
-    if f.atoms(Indexed) - {shift[n] for n in range(len(args))} or f.has(Dot):
+    if f.atoms(Indexed) - {_CENTRE[n] for n in range(len(args))} or f.has(Dot):
         raise UnsupportedExpression(f"{expr}: random components outside E/Var/Cov cannot be estimated")
     return _Plan(f, means, columns, args, np.zeros(len(args)))
 
@@ -170,12 +170,21 @@ def _stats(plan: _Plan, values: Sequence[NDArray[np.float64]]) -> NDArray[np.flo
     return np.stack(cols, axis=1)
 
 
-class _Design:
-    name: str
-    unit_cost: float
+class _Design(ABC):
+    """A way of sampling: ``units`` independent observations of the statistics' means."""
 
+    name: str
+    plan: _Plan
+    unit_cost: float  # predicted seconds per unit, from COSTS
+    chunk: int  # units per task handed to a thread
+
+    @abstractmethod
+    def values(self, rng: np.random.Generator, n: int) -> list[NDArray[np.float64]]:
+        """The operator arguments' values on freshly drawn samples."""
+
+    @abstractmethod
     def unit_moments(self, seed: np.random.SeedSequence, units: int) -> Moments:
-        raise NotImplementedError
+        """Streamed moments of ``units`` observations drawn from ``seed``."""
 
 
 class _IID(_Design):

@@ -39,6 +39,8 @@ def test_false_failures_match_the_stated_alpha() -> None:
     n = len(zs)
     fails_stated = sum(abs(z) > critical_values(1e-6, 0.5, df)[0] for z, df in zs)
     fails_loose = sum(abs(z) > critical_values(0.01, 0.5, df)[0] for z, df in zs)
+    print(f"\n{n} checks: {fails_stated} false failures at α = 1e-6 (expected {n * 1e-6:.4f}), "
+          f"{fails_loose} at α = 0.01 (expected {n * 0.01:.0f})")
     # Acceptance regions with probability ≥ 1 − 1e-6 under correct calibration.
     assert fails_stated <= stats.binom.ppf(1 - 1e-6, n, 1e-6), f"{fails_stated} of {n} at α = 1e-6"
     lo, hi = stats.binom.ppf([0.5e-6, 1 - 0.5e-6], n, 0.01)

@@ -26,6 +26,7 @@ def test_check_command_lists_every_result_and_twin(capsys: pytest.CaptureFixture
     assert main(["check", "--symbolic-only"]) == 0
     out = " ".join(capsys.readouterr().out.split())  # the table wraps long cells
     assert "step 3 (regroup): holds given {E(k_i) = 0, E(q_i) = 0}" in out
+    assert "x=[a,a,2a], a→∞" in out, "claims are text, not rich markup"
     n_twins = sum(len(e.twins) for e in CATALOGUE) + SoftmaxSection().twins()
     n_true = len(CATALOGUE) + SoftmaxSection().truths()
     assert out.endswith(f"OK: {n_true} results confirmed, {n_twins} wrong twins rejected")

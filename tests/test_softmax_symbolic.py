@@ -17,6 +17,7 @@ from sympy import (
     Symbol,
     diff,
     exp,
+    log,
     simplify,
 )
 
@@ -54,6 +55,7 @@ from derivations.softmax_saturation import (
     float_agreement,
     gradient_limits,
     limits_of_jacobian,
+    limits_of_softmax,
 )
 
 D = KroneckerDelta(i, j)
@@ -87,6 +89,14 @@ def test_general_n_derivation_meets_the_sympy_pitfalls_and_resolves_them() -> No
         (DL, t[i] - y[i], False),
         (DL, -t[i] / y[i], False),  # ∂L/∂y_i mistaken for ∂L/∂x_i
         (Sum(t[k] * Derivative(y[k], x[i]), (k, 1, n)), y[i] * t[i] - y[i] * Sum(t[k] * y[k], (k, 1, n)), True),
+        # the loss written out rather than named L: derived from the definition of y
+        (Derivative(-Sum(t[k] * log(y[k]), (k, 1, n)), x[i]), y[i] - t[i], True),
+        (Derivative(-Sum(t[k] * log(y[k]), (k, 1, n)), x[i]), t[i] - y[i], False),
+        (Derivative(y[i] ** 2, x[j]), 2 * y[i] ** 2 * (D - y[j]), True),
+        (Derivative(y[i] ** 2, x[j]), 2 * y[i] * (D - y[j]), False),
+        (y[i], exp(x[i]) / Sum(exp(x[k]), (k, 1, n)), True),
+        (y[i], exp(x[i]), False),  # normalisation forgotten
+        (Derivative(t[i], x[j]), Integer(0), True),  # the target does not depend on the scores
     ],
 )
 def test_check_softmax_equality_accepts_truths_and_rejects_twins(lhs, rhs, holds: bool) -> None:
@@ -101,8 +111,20 @@ def test_concrete_n_in_the_checker_agrees_with_symbolic_n(m: int) -> None:
     assert check_softmax_equality(DY, y[i] * (D - y[j]), n=m).status is Status.HOLDS
     v = check_softmax_equality(DY, -y[i] * y[j], n=m)
     assert v.status is Status.FAILS and v.residual_given == y[1]
+    rows = Sum(Derivative(y[i], x[k]), (k, 1, n))
+    assert check_softmax_equality(rows, Integer(0), n=m).holds
+    assert check_softmax_equality(rows, y[i], n=m).residual_given == -y[1]
     # Concrete indices: ∂y_1/∂x_2 = −y_1 y_2 at n = m.
     assert check_softmax_equality(Derivative(y[1], x[2]), -y[1] * y[2], n=m).holds
+
+
+@pytest.mark.parametrize("m", [None, 3])
+def test_free_indices_may_coincide_with_integer_ones(m: int | None) -> None:
+    # i may be 1: y_i y_1 = y_1² is false (i = 2 refutes it), the δ_i1 form is true.
+    assert not check_softmax_equality(y[i] * y[1], y[1] ** 2, n=m).holds
+    assert check_softmax_equality(Derivative(y[i], x[1]), y[i] * (KroneckerDelta(i, 1) - y[1]), n=m).holds
+    assert not check_softmax_equality(Derivative(y[i], x[1]), -y[i] * y[1], n=m).holds
+    assert check_softmax_equality(Sum(KroneckerDelta(1, k) * y[k], (k, 1, n)), y[1], n=m).holds
 
 
 @pytest.mark.parametrize(
@@ -114,7 +136,10 @@ def test_concrete_n_in_the_checker_agrees_with_symbolic_n(m: int) -> None:
         (Symbol("z") * y[i], y[i], None, "unknown symbol z"),
         (Sum(y[k], (k, 0, n)), Integer(1), None, "sums run over k = 1..n"),
         (DY, y[i], 0, "positive integer"),
-        (Derivative(t[i], x[j]), y[i], None, "only y_a and L"),
+        (Derivative(exp(x[i]), x[j]), y[i], None, "write it in y and t"),
+        (Derivative(y[5], x[1]), -y[5] * y[1], 3, "out of range 1..3"),
+        (y[0], y[1], None, "out of range"),
+        (y[i + 1], y[1], None, "indices are i, j, k or integers"),
     ],
 )
 def test_bad_input_gets_a_one_line_error(lhs, rhs, n_, match: str) -> None:
@@ -149,7 +174,7 @@ def test_derived_jacobian_matches_mpmath_differentiation_at_30_digits() -> None:
             for b in range(m):
                 e = [0] * m
                 e[b] = 1
-                num = mpmath.diff(lambda *v: sm(a, *v), pts, tuple(e))
+                num = mpmath.diff(lambda *v, a=a: sm(a, *v), pts, tuple(e))
                 sym = J[a, b].xreplace({y[c + 1]: Rational(str(yv[c])) for c in range(m)})
                 assert abs(float(sym) - float(num)) < 1e-25 or abs(mpmath.mpf(str(sym.evalf(40))) - num) < 1e-25, (
                     f"symbolic: {sym} numeric: {num}")
@@ -186,6 +211,7 @@ def test_saturation_values_digits_and_ulps() -> None:
 
 
 def test_saturation_limits_and_leading_terms() -> None:
+    assert [v[0] for v in limits_of_softmax()] == [0, 0, 1]  # y → e_3
     lim = limits_of_jacobian()
     assert all(v[0] == 0 for v in lim.values())
     assert lim[(3, 3)][1] == 2 * exp(-A)
