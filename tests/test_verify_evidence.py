@@ -69,3 +69,11 @@ def test_a_contradiction_between_the_routes_is_announced(
     assert main(["verify", str(path), "--numeric-seconds", "0.05"]) == 0
     assert f"WARNING {path}:2:13: step 1: the numeric evidence contradicts the symbolic " \
            "verdict (holds-given)" in capsys.readouterr().out
+
+
+def test_softmax_definition_missing_its_normalization_fails() -> None:
+    text = r"$$ y_i = \frac{e^{x_i}}{\sum_j e^{x_j}} $$" + "\n" + r"$$ y_i = e^{x_i} $$"
+    good, bad = verify_text(text, "s.md", numeric_seconds=0.05).steps
+    assert (good.status.value, bad.status.value) == ("holds", "fails")
+    assert good.evidence is not None and good.evidence.agree
+    assert bad.evidence is not None and bad.evidence.agree is False and bad.evidence.consistent
