@@ -91,6 +91,16 @@ def test_missing_file_directory_suffix_and_size(tmp_path: Path) -> None:
         verify(big)
 
 
+def test_too_many_steps_and_a_megabyte_of_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(check_module, "MAX_STEPS", 5)
+    with pytest.raises(VerifyError, match="more than 5 steps in one file") as err:
+        verify_text("$$ a = a = a $$\n" * 4, "many.md", numeric=False)
+    assert err.value.location.line == 3
+    # a file near the size limit made of formulas without '=': scanned, none is a derivation
+    with pytest.raises(VerifyError, match="no derivation found"):
+        verify_text("$$ a $$\n" * 120_000, "big.md", numeric=False)
+
+
 def test_a_step_past_the_time_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(check_module, "STEP_SECONDS", 1e-4)
     with pytest.raises(VerifyError, match=r"took longer than 0\.0001 s"):

@@ -49,11 +49,13 @@ from derivations.checking import _apply_all
 from derivations.expectation import MAX_TERMS, _canonical
 from derivations.operators import Cov, Var
 
-__all__ = ["NUMERIC_SECONDS", "STEP_SECONDS", "Pending", "candidates", "check_source", "collect", "verify", "verify_text"]
+__all__ = ["MAX_STEPS", "NUMERIC_SECONDS", "STEP_SECONDS", "Pending", "candidates", "check_source", "collect", "verify", "verify_text"]
 
 #: Wall-clock limit for checking one step; the exact engine takes well under a second
 #: for anything in lecture notes, so a step past this is refused rather than waited for.
 STEP_SECONDS = 20.0
+#: Steps per file: a long lecture has a few hundred; checking takes up to a second each.
+MAX_STEPS = 1000
 #: Monte Carlo budget per step: at d = 16 it buys a test that catches a 5% error.
 NUMERIC_SECONDS = 1.0
 
@@ -284,6 +286,9 @@ def collect(source: Source, fmt: Format) -> tuple[list[Pending], int]:
                                   f"left unchecked with '{skip}' above it)",
                                   source.location(ev.start + p.offset)) from None
             out += [Pending(tuple(c), ev, state, model) for c in chains]
+            if sum(len(p.chain) - 1 for p in out) > MAX_STEPS:
+                raise VerifyError(f"more than {MAX_STEPS} steps in one file: split it",
+                                  source.location(ev.start))
         skipped += state.skip_next
         state = replace(state, skip_next=False, title="")  # both apply to one block
     if not out:

@@ -137,9 +137,22 @@ _BLOCK = re.compile(
 _DIRECTIVE = re.compile(r"[ \t%]*attncheck\s*:")
 
 
-def _blank(text: str, a: int, b: int) -> str:
-    """text with [a, b) replaced by spaces, newlines kept (offsets and lines stay exact)."""
-    return text[:a] + re.sub(r"[^\n]", " ", text[a:b]) + text[b:]
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """text with every span [a, b) replaced by spaces, newlines kept (offsets stay exact).
+
+    One pass over the text whatever the number of spans: a megabyte of comments or
+    blocks costs linear time, not one copy of the file per span.
+    """
+    out: list[str] = []
+    pos = 0
+    for a, b in sorted(spans):
+        a = max(a, pos)
+        if b <= a:
+            continue
+        out += [text[pos:a], re.sub(r"[^\n]", " ", text[a:b])]
+        pos = b
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _tex_comments(text: str) -> list[tuple[int, int]]:
@@ -180,40 +193,36 @@ def scan(source: Source, fmt: Format) -> list[Block | Directive]:
     events: list[Block | Directive] = []
     if fmt == "md":
         # Code is never math: fenced blocks, then inline code spans.
-        for m in re.finditer(r"^(```|~~~).*?(^\1[^\n]*$|\Z)", text, re.M | re.S):
-            text = _blank(text, m.start(), m.end())
-        for m in re.finditer(r"(`+)[^`\n]+?\1", text):
-            text = _blank(text, m.start(), m.end())
-        for m in re.finditer(r"<!--(.*?)(-->|\Z)", text, re.S):
+        fences = re.finditer(r"^(```|~~~).*?(^\1[^\n]*$|\Z)", text, re.M | re.S)
+        text = _blank(text, [m.span() for m in fences])
+        text = _blank(text, [m.span() for m in re.finditer(r"(`+)[^`\n]+?\1", text)])
+        comments = list(re.finditer(r"<!--(.*?)(-->|\Z)", text, re.S))
+        for m in comments:
             if not m.group(2):
                 raise VerifyError("'<!--' comment is never closed; expected '-->'",
                                   source.location(m.start()))
             events += _directives(text, m.start(1), m.end(1))
-            text = _blank(text, m.start(), m.end())
+        text = _blank(text, [m.span() for m in comments])
         # MathJax reads % inside math as a comment, as TeX does.
-        for m in list(_BLOCK.finditer(text)):
-            for a, b in _tex_comments(text[m.start():m.end()]):
-                events += _directives(text, m.start() + a, m.start() + b)
-                text = _blank(text, m.start() + a, m.start() + b)
+        spans = [(m.start() + a, m.start() + b) for m in _BLOCK.finditer(text)
+                 for a, b in _tex_comments(text[m.start():m.end()])]
     else:
-        for a, b in _tex_comments(text):
-            events += _directives(text, a, b)
-            text = _blank(text, a, b)
+        spans = _tex_comments(text)
+    for a, b in spans:
+        events += _directives(text, a, b)
+    text = _blank(text, spans)
+    whole: list[tuple[int, int]] = []
     for m in _BLOCK.finditer(text):
         group = next(g for g in ("dollar", "bracket", "body") if m.group(g) is not None)
         events.append(Block(m.start(group), m.group(group)))
-    _unclosed(text, [e for e in events if isinstance(e, Block)], source)
+        whole.append(m.span())
+    _unclosed(_blank(text, whole), source)
     return sorted(events, key=lambda e: e.start)
 
 
-def _unclosed(text: str, blocks: list[Block], source: Source) -> None:
-    """An opening $$, \\[ or \\begin{align} with no end is an error, not silently skipped."""
-    covered = text
-    for b in blocks:
-        covered = _blank(covered, b.start, b.start + len(b.text))
-    for m in _BLOCK.finditer(covered):  # blank the delimiters of the blocks found
-        covered = _blank(covered, m.start(), m.end())
-    opener = re.search(rf"\$\$|(?<!\\)\\\[|\\begin\s*\{{({_ENVS})\*?\}}", covered)
+def _unclosed(outside: str, source: Source) -> None:
+    """An opening $$, \\[ or \\begin{align} outside every block is an error, not skipped."""
+    opener = re.search(rf"\$\$|(?<!\\)\\\[|\\begin\s*\{{({_ENVS})\*?\}}", outside)
     if opener:
         want = {"$$": "$$", "\\[": "\\]"}.get(opener.group(0), f"\\end{{{opener.group(1)}…}}")
         raise VerifyError(f"display math opened by {opener.group(0)!r} is never closed; "
