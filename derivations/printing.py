@@ -15,17 +15,18 @@ language: reasons and the few words it needs come from a :class:`Texts` object
 >>> latex(E(q[i] * k[i]))
 '\\mathbb{E}\\left[q_{i} k_{i}\\right]'
 >>> latex(Var(Dot(q, k)), notation="ED", dot="transpose")
-'\\mathrm{D}\\left(q^{\\top} k\\right)'
+'\\operatorname{D}\\left(q^{\\top} k\\right)'
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Literal, Protocol, Sequence
 
-from sympy import Add, Basic, Eq, Expr, Indexed, IndexedBase, Integer, Mul, Pow, Symbol, sqrt
+from sympy import Add, Basic, Eq, Expr, Indexed, IndexedBase, Mul, Pow, Sum, Symbol, sqrt
 from sympy.printing.latex import LatexPrinter
 
 from derivations.checking import Derivation, DerivationVerdict, Status, Step, StepVerdict
+from derivations.errors import DerivationError
 from derivations.hypotheses import (
     INDEX,
     CorrelationIs,
@@ -40,6 +41,7 @@ from derivations.operators import Cov, Dot, E, Var
 
 __all__ = [
     "AttnLatexPrinter",
+    "InvalidPrinterSetting",
     "NOTATIONS",
     "PlainEnglish",
     "Texts",
@@ -51,6 +53,8 @@ Notation = Literal["mathbb", "ED"]
 #: "mathbb": 𝔼[X], Var(X) as in English texts; "ED": E(X), D(X) as in many Chinese notes.
 NOTATIONS: tuple[str, ...] = ("mathbb", "ED")
 DOT_STYLES: tuple[str, ...] = ("cdot", "transpose")
+LAYOUTS: tuple[str, ...] = ("columns", "stacked")
+SUM_LIMITS: tuple[str, ...] = ("below", "side")
 _PARAMETER_HEADS = frozenset({"mu", "sigma", "kappa", "gamma"})
 
 _SPECIALS = {
@@ -66,6 +70,10 @@ def escape(text: str) -> str:
     '50\\\\% of d\\\\_k \\\\& more'
     """
     return "".join(_SPECIALS.get(c, c) for c in text)
+
+
+class InvalidPrinterSetting(DerivationError, ValueError):
+    """A printer setting outside its choices (notation, dot, layout, sum_limits)."""
 
 
 class Texts(Protocol):
@@ -97,7 +105,11 @@ class AttnLatexPrinter(LatexPrinter):
     * ``dot``: "cdot" (q·k) or "transpose" (qᵀk);
     * ``texts``: a :class:`Texts` for reasons and words (default :class:`PlainEnglish`);
     * ``marks``: LaTeX for the ✓ and ✗ verdict marks;
-    * ``overlays``: reveal a derivation's steps one Beamer overlay at a time.
+    * ``overlays``: reveal a derivation's steps one Beamer overlay at a time;
+    * ``sum_limits``: "below" (display style) or "side" (Σ_{i=1}^{d}, half the height);
+    * ``hypotheses_per_line``: wrap a verdict's hypotheses after this many (None: never);
+    * ``layout``: "columns" (reason and verdict side by side) or "stacked" (verdict
+      under the reason, for narrow slides).
     """
 
     # Dot and the moment symbols carry their own ``_latex``; a distinct printmethod
@@ -111,14 +123,19 @@ class AttnLatexPrinter(LatexPrinter):
         "marks": (r"\checkmark", r"\times"),
         "overlays": False,
         "family_order": ("q", "k"),
+        "layout": "columns",
+        "sum_limits": "below",
+        "hypotheses_per_line": None,
     }
 
     def __init__(self, settings: dict[str, Any] | None = None) -> None:
         super().__init__(settings)
-        if self._settings["notation"] not in NOTATIONS:
-            raise ValueError(f"notation must be one of {NOTATIONS}, got {self._settings['notation']!r}")
-        if self._settings["dot"] not in DOT_STYLES:
-            raise ValueError(f"dot must be one of {DOT_STYLES}, got {self._settings['dot']!r}")
+        for name, choices in (("notation", NOTATIONS), ("dot", DOT_STYLES), ("layout", LAYOUTS),
+                              ("sum_limits", SUM_LIMITS)):
+            if self._settings[name] not in choices:
+                raise InvalidPrinterSetting(
+                    f"printer setting {name}={self._settings[name]!r}: expected one of {', '.join(choices)}"
+                )
         self.texts: Texts = self._settings["texts"] or PlainEnglish()
 
     # -- the operators ------------------------------------------------------------
@@ -135,11 +152,11 @@ class AttnLatexPrinter(LatexPrinter):
         return body if exp is None else rf"{body}^{{{exp}}}"
 
     def _print_E(self, expr: E, exp: str | None = None) -> str:
-        name = r"\mathrm{E}" if self._ed else r"\mathbb{E}"
+        name = r"\operatorname{E}" if self._ed else r"\mathbb{E}"
         return self._operator(name, self._print(expr.args[0]), exp, square=True)
 
     def _print_Var(self, expr: Var, exp: str | None = None) -> str:
-        name = r"\mathrm{D}" if self._ed else r"\operatorname{Var}"
+        name = r"\operatorname{D}" if self._ed else r"\operatorname{Var}"
         return self._operator(name, self._print(expr.args[0]), exp)
 
     def _print_Cov(self, expr: Cov, exp: str | None = None) -> str:
@@ -166,8 +183,14 @@ class AttnLatexPrinter(LatexPrinter):
     def _print_MixedMoment(self, expr: MixedMoment, exp: str | None = None) -> str:
         a, b, m, n = expr.args
         inner = rf"Z_{{{a}}}^{{{m}}} Z_{{{b}}}^{{{n}}}"
-        name = r"\mathrm{E}" if self._ed else r"\mathbb{E}"
+        name = r"\operatorname{E}" if self._ed else r"\mathbb{E}"
         return self._operator(name, inner, exp, square=True)
+
+    def _print_Sum(self, expr: Sum) -> str:
+        tex = super()._print_Sum(expr)
+        if self._settings["sum_limits"] == "side":
+            tex = tex.replace(r"\sum_{", r"\sum\nolimits_{")
+        return tex
 
     def _print_Pow(self, expr: Pow) -> str:
         # (q·k)⁴: LatexPrinter would print q·k⁴, as the product has no precedence of its own.
@@ -246,7 +269,13 @@ class AttnLatexPrinter(LatexPrinter):
         def key(h: Hypothesis) -> tuple[int, str]:
             return (declared.index(h) if h in declared else len(declared), str(h))
 
-        return r"\{" + r",\ ".join(self._print(h) for h in sorted(hyps, key=key)) + r"\}"
+        items = [self._print(h) for h in sorted(hyps, key=key)]
+        per_line = self._settings["hypotheses_per_line"]
+        if not per_line or len(items) <= per_line:
+            return r"\{" + r",\ ".join(items) + r"\}"
+        # a long set wraps into a top-aligned column, so the verdict stays narrow on slides
+        lines = [r",\ ".join(items[n:n + per_line]) for n in range(0, len(items), per_line)]
+        return r"\begin{array}[t]{@{}l@{}}\{" + r",\\ ".join(lines) + r"\}\end{array}"
 
     # -- steps, verdicts and derivations ----------------------------------------------
     def verdict_mark(self, v: StepVerdict, declared: Sequence[Hypothesis] = ()) -> str:
@@ -263,18 +292,25 @@ class AttnLatexPrinter(LatexPrinter):
         return rf"\text{{{self.texts.reason(reason)}}}" if reason else ""
 
     def _rows(self, lhs: Expr, cells: Sequence[tuple[Expr, str, str | None]]) -> str:
-        """align* rows ``lhs &= rhs && reason && mark``; overlay n reveals step n."""
+        """align* rows ``lhs &= rhs && reason && mark``; overlay n reveals step n.
+
+        The "stacked" layout puts the verdict under the reason in one column, for
+        slides too narrow for three.
+        """
         rows = []
-        overlays = self._settings["overlays"]
+        overlays, stacked = self._settings["overlays"], self._settings["layout"] == "stacked"
         for n, (rhs, reason, mark) in enumerate(cells, start=1):
             eq, why = rf"{{}}= {self._print(rhs)}", self._reason(reason)
             if overlays and n > 1:
                 eq, why = rf"\uncover<{n}->{{{eq}}}", rf"\uncover<{n}->{{{why}}}"
-            row = rf"{self._print(lhs) if n == 1 else ''} &{eq} &&{why}"
-            if mark is not None:
+            if mark is not None and overlays:
                 # the verdict comes one overlay after its step: first the claim, then the check
-                row += rf" &&\uncover<{n + 1}->{{{mark}}}" if overlays else rf" &&{mark}"
-            rows.append(row)
+                mark = rf"\uncover<{n + 1}->{{{mark}}}"
+            if mark is not None and stacked:
+                why = rf"\begin{{array}}[t]{{@{{}}l@{{}}}}{why}\\ {mark}\end{{array}}"
+            elif mark is not None:
+                why += rf" &&{mark}"
+            rows.append(rf"{self._print(lhs) if n == 1 else ''} &{eq} &&{why}")
         return " \\\\\n".join(rows)
 
     def _environment(self, body: str, env: str = "align*") -> str:
