@@ -12,6 +12,7 @@ from rich.progress import Progress as Bar
 from rich.table import Table
 
 from attncheck.catalogue import DotProductSection
+from attncheck.publish import register as register_publishing
 from attncheck.sections import CheckRow, CheckSettings, Section
 from derivations import DerivationError
 
@@ -110,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="probability of catching the reported smallest relative error (default 0.999)")
     c.add_argument("--symbolic-only", action="store_true", help="skip the numeric side")
     c.set_defaults(func=_cmd_check)
+    register_publishing(sub)
     return p
 
 

@@ -53,6 +53,7 @@ def standalone_document(body: str, lang: str) -> str:
     return "\n".join([
         cls,
         r"\usepackage{amsmath,amssymb,xcolor}",
+        r"\usepackage[landscape,margin=2cm]{geometry}",  # derivations are wide: three columns
         COLORS,
         r"\begin{document}",
         body,
@@ -74,6 +75,7 @@ class Compiled:
     pdf: Path
     log: Path
     seconds: float
+    pages: int
 
 
 def tex_available() -> bool:
@@ -117,4 +119,5 @@ def compile_pdf(tex: Path, timeout: float = 300.0) -> Compiled:
         raise LatexFailed(f"{tex}: xelatex failed:\n" + "\n".join(lines))
     if missing := missing_characters(log):
         raise LatexFailed(f"{tex}: {len(missing)} missing characters, first: {missing[0]}")
-    return Compiled(pdf, log_path, seconds)
+    pages = re.search(r"Output written on .*?\((\d+) pages?", log, flags=re.S)
+    return Compiled(pdf, log_path, seconds, int(pages.group(1)) if pages else 0)

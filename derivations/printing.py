@@ -20,12 +20,30 @@ language: reasons and the few words it needs come from a :class:`Texts` object
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Literal, Protocol, Sequence
+from typing import Any, Iterable, Protocol, Sequence
 
-from sympy import Add, Basic, Eq, Expr, Indexed, IndexedBase, Mul, Pow, Sum, Symbol, sqrt
+from sympy import (
+    Add,
+    Basic,
+    Eq,
+    Expr,
+    Indexed,
+    IndexedBase,
+    Mul,
+    Pow,
+    Sum,
+    Symbol,
+    sqrt,
+)
 from sympy.printing.latex import LatexPrinter
 
-from derivations.checking import Derivation, DerivationVerdict, Status, Step, StepVerdict
+from derivations.checking import (
+    Derivation,
+    DerivationVerdict,
+    Status,
+    Step,
+    StepVerdict,
+)
 from derivations.errors import DerivationError
 from derivations.hypotheses import (
     INDEX,
@@ -49,7 +67,6 @@ __all__ = [
     "latex",
 ]
 
-Notation = Literal["mathbb", "ED"]
 #: "mathbb": 𝔼[X], Var(X) as in English texts; "ED": E(X), D(X) as in many Chinese notes.
 NOTATIONS: tuple[str, ...] = ("mathbb", "ED")
 DOT_STYLES: tuple[str, ...] = ("cdot", "transpose")
@@ -122,7 +139,7 @@ class AttnLatexPrinter(LatexPrinter):
         "texts": None,
         "marks": (r"\checkmark", r"\times"),
         "overlays": False,
-        "family_order": ("q", "k"),
+        "family_order": ("q", "k", "t", "y", "x"),
         "layout": "columns",
         "sum_limits": "below",
         "hypotheses_per_line": None,
@@ -186,6 +203,13 @@ class AttnLatexPrinter(LatexPrinter):
         name = r"\operatorname{E}" if self._ed else r"\mathbb{E}"
         return self._operator(name, inner, exp, square=True)
 
+    def _print_Derivative(self, expr: Derivative) -> str:
+        # ∂y_i/∂x_j as lecture notes write it, rather than SymPy's (∂/∂x_j) y_i
+        if len(expr.variable_count) == 1 and expr.variable_count[0][1] == 1 and not expr.expr.is_Add:
+            var = expr.variable_count[0][0]
+            return rf"\frac{{\partial {self._print(expr.expr)}}}{{\partial {self._print(var)}}}"
+        return super()._print_Derivative(expr)
+
     def _print_Sum(self, expr: Sum) -> str:
         tex = super()._print_Sum(expr)
         if self._settings["sum_limits"] == "side":
@@ -211,19 +235,21 @@ class AttnLatexPrinter(LatexPrinter):
 
     def _print_Mul(self, expr: Mul) -> str:
         coeff, factors = expr.as_coeff_mul()
-        ranked = sorted(factors, key=self._family_rank)
-        if list(ranked) == list(factors) or any(f.is_Pow and f.exp.is_negative for f in factors):
-            return super()._print_Mul(expr)
-        body = " ".join(self._mul_factor(f) for f in ranked)
+        if len(factors) < 2 or any(f.is_Pow and f.exp.is_negative for f in factors):
+            return super()._print_Mul(expr)  # fractions and single factors: SymPy's layout
+        # a bracketed sum goes after the plain factors of its family: y_i (δ_ij − y_j)
+        ranked = sorted(factors, key=lambda f: (self._family_rank(f), f.is_Add))
+        last = len(ranked) - 1
+        body = " ".join(self._mul_factor(f, n == 0, n == last) for n, f in enumerate(ranked))
         if coeff == 1:
             return body
         if coeff == -1:
             return f"- {body}"
         return f"{self._print(coeff)} {body}"
 
-    def _mul_factor(self, f: Expr) -> str:
+    def _mul_factor(self, f: Expr, first: bool, last: bool) -> str:
         tex = self._print(f)
-        return rf"\left({tex}\right)" if f.is_Add else tex
+        return rf"\left({tex}\right)" if self._needs_mul_brackets(f, first=first, last=last) else tex
 
     def _print_Add(self, expr: Add, order: str | None = None) -> str:
         terms = self._as_ordered_terms(expr, order=order)
@@ -306,7 +332,9 @@ class AttnLatexPrinter(LatexPrinter):
             if mark is not None and overlays:
                 # the verdict comes one overlay after its step: first the claim, then the check
                 mark = rf"\uncover<{n + 1}->{{{mark}}}"
-            if mark is not None and stacked:
+            if mark is not None and stacked and not reason:
+                why = mark  # nothing to stack under
+            elif mark is not None and stacked:
                 why = rf"\begin{{array}}[t]{{@{{}}l@{{}}}}{why}\\ {mark}\end{{array}}"
             elif mark is not None:
                 why += rf" &&{mark}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from sympy import Eq, IndexedBase, Integer, Rational, Sum, Symbol, sqrt
+from sympy import Derivative, Eq, IndexedBase, Integer, Rational, Sum, Symbol, log, sqrt
 
 from attncheck.catalogue import CATALOGUE
 from derivations import (
@@ -52,6 +52,10 @@ X = Symbol("X")
          r"\mathbb{E}\left[q_{i}^{2}\right] \mathbb{E}\left[k_{i}^{2}\right]"
          r" - \mathbb{E}\left[q_{i}\right]^{2} \mathbb{E}\left[k_{i}\right]^{2}"),
         (Symbol("mu_k") * Symbol("mu_q") * D_K, {}, r"d_{k} \mu_{q} \mu_{k}"),
+        (Derivative(IndexedBase("y")[i], IndexedBase("x")[Symbol("j")]), {},
+         r"\frac{\partial y_{i}}{\partial x_{j}}"),
+        (-Sum(IndexedBase("t")[i] * log(IndexedBase("y")[i]), (i, 1, Symbol("n"))), {},
+         r"- \sum_{i=1}^{n} t_{i} \log{\left(y_{i} \right)}"),
         (StdMoment(Symbol("q"), 4), {}, r"\kappa_{q}"),
         (StdMoment(Symbol("k"), 3), {}, r"\gamma_{k}"),
         (StdMoment(Symbol("q"), 6), {}, r"m_{q,6}"),

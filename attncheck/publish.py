@@ -1,0 +1,102 @@
+"""The publishing subcommands: ``attncheck slides``, ``attncheck latex NAME`` and ``attncheck plots``.
+
+>>> p = argparse.ArgumentParser()
+>>> register(p.add_subparsers(dest="command"))
+>>> p.parse_args(["latex", "var-dot", "--lang", "zh"]).notation is None
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from attncheck.catalogue import CATALOGUE
+from attncheck.i18n import LANGS, Texts
+from attncheck.sections import CheckSettings
+from attncheck.tex import standalone_document
+from derivations import Derivation
+from derivations.printing import DOT_STYLES, NOTATIONS
+
+SEED = CheckSettings.seed
+
+__all__ = ["named_derivations", "register"]
+
+
+def named_derivations() -> dict[str, Derivation]:
+    """Every derivation `attncheck latex` can print: the catalogue's results by key,
+    and their wrong twins as KEY~1, KEY~2, …"""
+    out: dict[str, Derivation] = {}
+    for e in CATALOGUE:
+        out[e.key] = e.truth
+        for n, twin in enumerate(e.twins, 1):
+            out[f"{e.key}~{n}"] = twin
+    return out
+
+
+def _language_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lang", choices=LANGS, default="en", help="language of every word (default en)")
+    p.add_argument("--notation", choices=NOTATIONS, default=None,
+                   help="mathbb: 𝔼[X], Var(X); ED: E(X), D(X) (default: ED for zh, mathbb for en)")
+    p.add_argument("--dot", choices=DOT_STYLES, default="cdot", help="q·k (cdot) or qᵀk (transpose)")
+
+
+def _cmd_slides(args: argparse.Namespace) -> int:
+    from attncheck.plots import run_experiments  # matplotlib only when drawing
+    from attncheck.slides import write_deck
+    from attncheck.tex import compile_pdf
+
+    deck = write_deck(args.output, args.lang, args.notation, args.dot, run_experiments(args.seed))
+    print(f"wrote {deck.tex}")
+    for paths in deck.figures.values():
+        print("wrote " + ", ".join(map(str, paths)))
+    if args.pdf:
+        done = compile_pdf(deck.tex)
+        print(f"compiled {done.pdf}: {done.pages} pages in {done.seconds:.1f} s")
+    return 0
+
+
+def _cmd_latex(args: argparse.Namespace) -> int:
+    d = named_derivations()[args.name]
+    texts = Texts(args.lang, args.notation, args.dot)
+    body = texts.latex(d if args.plain else d.check())
+    print(standalone_document(body, args.lang) if args.standalone else body)
+    return 0
+
+
+def _cmd_plots(args: argparse.Namespace) -> int:
+    from attncheck.plots import run_experiments, write_plots
+
+    written = write_plots(args.output, args.lang, tuple(args.format), run_experiments(args.seed))
+    for paths in written.values():
+        print("wrote " + ", ".join(map(str, paths)))
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add the three subcommands to ``attncheck``'s subparsers."""
+    s = sub.add_parser("slides", help="write the lecture as a Beamer deck (zh or en) with its figures")
+    _language_options(s)
+    s.add_argument("-o", "--output", type=Path, required=True, help="directory for the .tex and figures")
+    s.add_argument("--pdf", action="store_true", help="compile with latexmk -xelatex (needs TeX Live)")
+    s.add_argument("--seed", type=int, default=SEED, help="seed of the experiments' random streams")
+    s.set_defaults(func=_cmd_slides)
+
+    names = named_derivations()
+    x = sub.add_parser("latex", help="print one derivation as an align* for pasting into slides")
+    x.add_argument("name", choices=sorted(names), metavar="NAME",
+                   help="a catalogue key (" + ", ".join(e.key for e in CATALOGUE[:4])
+                   + ", …) or KEY~N for its N-th wrong twin")
+    _language_options(x)
+    x.add_argument("--plain", action="store_true", help="without the checker's verdicts")
+    x.add_argument("--standalone", action="store_true", help="a whole compilable document")
+    x.set_defaults(func=_cmd_latex)
+
+    p = sub.add_parser("plots", help="write the experiments' figures (PNG and PDF)")
+    p.add_argument("--lang", choices=LANGS, default="en", help="language of the labels")
+    p.add_argument("-o", "--output", type=Path, required=True, help="directory for the figures")
+    p.add_argument("--format", nargs="+", choices=("png", "pdf", "svg"), default=["png", "pdf"])
+    p.add_argument("--seed", type=int, default=SEED, help="seed of the experiments' random streams")
+    p.set_defaults(func=_cmd_plots)
+
