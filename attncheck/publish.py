@@ -15,8 +15,10 @@ from typing import Any
 from attncheck.catalogue import CATALOGUE
 from attncheck.i18n import LANGS, Texts
 from attncheck.sections import CheckSettings
+from attncheck.softmax_claims import CLAIMS as SOFTMAX
+from attncheck.softmax_claims import checked as softmax_checked
 from attncheck.tex import standalone_document
-from derivations import Derivation
+from derivations import Derivation, DerivationVerdict, StepVerdict
 from derivations.printing import DOT_STYLES, NOTATIONS
 
 SEED = CheckSettings.seed
@@ -25,14 +27,20 @@ __all__ = ["named_derivations", "register"]
 
 
 def named_derivations() -> dict[str, Derivation]:
-    """Every derivation `attncheck latex` can print: the catalogue's results by key,
-    and their wrong twins as KEY~1, KEY~2, …"""
+    """The catalogue's derivations by key, and their wrong twins as KEY~1, KEY~2, …"""
     out: dict[str, Derivation] = {}
     for e in CATALOGUE:
         out[e.key] = e.truth
         for n, twin in enumerate(e.twins, 1):
             out[f"{e.key}~{n}"] = twin
     return out
+
+
+def _checked(name: str) -> DerivationVerdict | StepVerdict:
+    """What `attncheck latex NAME` prints: a catalogue derivation or a softmax claim, checked."""
+    if name in SOFTMAX:
+        return softmax_checked(name)
+    return named_derivations()[name].check()
 
 
 def _language_options(p: argparse.ArgumentParser) -> None:
@@ -58,9 +66,8 @@ def _cmd_slides(args: argparse.Namespace) -> int:
 
 
 def _cmd_latex(args: argparse.Namespace) -> int:
-    d = named_derivations()[args.name]
-    texts = Texts(args.lang, args.notation, args.dot)
-    body = texts.latex(d if args.plain else d.check())
+    texts = Texts(args.lang, args.notation, args.dot, verdicts=not args.plain)
+    body = texts.latex(_checked(args.name))
     print(standalone_document(body, args.lang) if args.standalone else body)
     return 0
 
@@ -83,11 +90,12 @@ def register(sub: Any) -> None:
     s.add_argument("--seed", type=int, default=SEED, help="seed of the experiments' random streams")
     s.set_defaults(func=_cmd_slides)
 
-    names = named_derivations()
+    names = [*named_derivations(), *SOFTMAX]
     x = sub.add_parser("latex", help="print one derivation as an align* for pasting into slides")
     x.add_argument("name", choices=sorted(names), metavar="NAME",
                    help="a catalogue key (" + ", ".join(e.key for e in CATALOGUE[:4])
-                   + ", …) or KEY~N for its N-th wrong twin")
+                   + ", …, " + ", ".join(n for n in SOFTMAX if "~" not in n)
+                   + ") or KEY~N for its N-th wrong twin")
     _language_options(x)
     x.add_argument("--plain", action="store_true", help="without the checker's verdicts")
     x.add_argument("--standalone", action="store_true", help="a whole compilable document")

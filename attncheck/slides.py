@@ -23,11 +23,9 @@ from typing import Sequence
 import numpy as np
 from numpy.typing import NDArray
 from sympy import (
-    Derivative,
     Eq,
     Expr,
     Integer,
-    KroneckerDelta,
     Sum,
     Symbol,
     limit,
@@ -38,6 +36,7 @@ from sympy import (
 from attncheck.catalogue import CATALOGUE
 from attncheck.i18n import Texts
 from attncheck.plots import Experiments, run_experiments, write_plots
+from attncheck.softmax_claims import checked
 from attncheck.tex import COLORS
 from derivations import Derivation, DerivationError, evaluate
 from derivations import softmax as sm
@@ -247,11 +246,7 @@ def _jacobian_numbers(t: Texts) -> str:
 
 
 def _softmax_frames(t: Texts, lang: str) -> list[str]:
-    y, x, tt, i, j, k, n = sm.y, sm.x, sm.t, sm.i, sm.j, sm.k, sm.n
-    jac = sm.check_softmax_equality(Derivative(y[i], x[j]), y[i] * (KroneckerDelta(i, j) - y[j]))
-    jac_twin = sm.check_softmax_equality(Derivative(y[i], x[j]), -y[i] * y[j])
-    grad = sm.check_softmax_equality(Derivative(sm.L, x[i]), y[i] - tt[i])
-    grad_twin = sm.check_softmax_equality(Derivative(sm.L, x[i]), tt[i] - y[i])
+    y, tt, i, k, n = sm.y, sm.t, sm.i, sm.k, sm.n
     definition = Eq(y[i], sm.softmax_entry(), evaluate=False)
     loss = Eq(sm.L, -Sum(tt[k] * log(y[k]), (k, 1, n)), evaluate=False)
     return [
@@ -259,14 +254,14 @@ def _softmax_frames(t: Texts, lang: str) -> list[str]:
                _saturation_formula(t), _figure(f"saturation-{lang}.pdf", height=r"0.55\textheight")),
         _frame(t.title("jacobian"),
                rf"\[ {t.latex(definition)} \]",
-               t.latex(jac), t.latex(jac_twin),
+               t.latex(checked("softmax-jacobian")), t.latex(checked("softmax-jacobian~1")),
                r"\[ J = \operatorname{diag}(y) - y y^{\top} \]",
                t.title("jacobian-text"), _jacobian_numbers(t)),
         _frame(t.title("vanishing"), _figure(f"vanishing-{lang}.pdf")),
         _frame(t.title("cross-entropy"),
                rf"\[ {t.latex(loss)} \]",
                t.title("cross-entropy-text"),
-               t.latex(grad), t.latex(grad_twin)),
+               t.latex(checked("cross-entropy-gradient")), t.latex(checked("cross-entropy-gradient~1"))),
     ]
 
 

@@ -125,6 +125,7 @@ class AttnLatexPrinter(LatexPrinter):
     * ``overlays``: reveal a derivation's steps one Beamer overlay at a time;
     * ``sum_limits``: "below" (display style) or "side" (Σ_{i=1}^{d}, half the height);
     * ``hypotheses_per_line``: wrap a verdict's hypotheses after this many (None: never);
+    * ``verdicts``: print the ✓/✗ marks of checked steps (False: the derivation alone);
     * ``layout``: "columns" (reason and verdict side by side) or "stacked" (verdict
       under the reason, for narrow slides).
     """
@@ -143,6 +144,7 @@ class AttnLatexPrinter(LatexPrinter):
         "layout": "columns",
         "sum_limits": "below",
         "hypotheses_per_line": None,
+        "verdicts": True,
     }
 
     def __init__(self, settings: dict[str, Any] | None = None) -> None:
@@ -338,7 +340,8 @@ class AttnLatexPrinter(LatexPrinter):
                 why = rf"\begin{{array}}[t]{{@{{}}l@{{}}}}{why}\\ {mark}\end{{array}}"
             elif mark is not None:
                 why += rf" &&{mark}"
-            rows.append(rf"{self._print(lhs) if n == 1 else ''} &{eq} &&{why}")
+            row = rf"{self._print(lhs) if n == 1 else ''} &{eq}"
+            rows.append(f"{row} &&{why}" if why else row)
         return " \\\\\n".join(rows)
 
     def _environment(self, body: str, env: str = "align*") -> str:
@@ -347,8 +350,11 @@ class AttnLatexPrinter(LatexPrinter):
     def _print_Step(self, step: Step) -> str:
         return rf"{{}}= {self._print(step.expr)} &&{self._reason(step.reason)}"
 
+    def _mark(self, v: StepVerdict, declared: Sequence[Hypothesis] = ()) -> str | None:
+        return self.verdict_mark(v, declared) if self._settings["verdicts"] else None
+
     def _print_StepVerdict(self, v: StepVerdict) -> str:
-        return self._environment(self._rows(v.lhs, [(v.rhs, v.reason, self.verdict_mark(v))]))
+        return self._environment(self._rows(v.lhs, [(v.rhs, v.reason, self._mark(v))]))
 
     def _print_Derivation(self, d: Derivation) -> str:
         cells = [(s.expr, s.reason, None) for s in d.steps[1:]]
@@ -356,7 +362,7 @@ class AttnLatexPrinter(LatexPrinter):
 
     def _print_DerivationVerdict(self, v: DerivationVerdict) -> str:
         declared = v.derivation.hypotheses
-        cells = [(s.rhs, s.reason, self.verdict_mark(s, declared)) for s in v.steps]
+        cells = [(s.rhs, s.reason, self._mark(s, declared)) for s in v.steps]
         return self._environment(self._rows(v.derivation.steps[0].expr, cells))
 
 

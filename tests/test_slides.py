@@ -12,7 +12,7 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 from PIL import Image
-from sympy import Rational
+from sympy import Expr, Rational
 from texenv import require_tools
 
 from attncheck import i18n
@@ -27,9 +27,12 @@ from attncheck.slides import (
     variance_with_error,
     write_deck,
 )
+from attncheck.softmax_claims import CLAIMS, checked
 from attncheck.tex import Compiled, compile_pdf, missing_characters, standalone_document
-from derivations import Derivation
+from derivations import Derivation, Status
+from derivations import softmax as sm
 from derivations.lecture import lecture_derivations
+from numeric.softmax import log_softmax, softmax
 
 #: per-check false-fail rate of the Monte Carlo comparisons below (two-sided)
 ALPHA = 1e-6
@@ -259,3 +262,44 @@ def test_missing_tex_skips_a_user_run_but_fails_ci(monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match=r"CI is set, so this test must run, but xelatex"):
         require_tools("xelatex")
+
+
+# -- the softmax claims the deck shows ----------------------------------------------------------
+def _evaluate_claim(rhs: Expr, values: dict[Expr, float], a: int, b: int) -> float:
+    concrete = rhs.subs({sm.i: a, sm.j: b}).doit()
+    return float(concrete.subs(values))
+
+
+def test_softmax_claims_agree_with_central_differences() -> None:
+    rng = np.random.default_rng(5)
+    n, h = 4, 1e-5
+    x = rng.standard_normal(n)
+    y, target = softmax(x), rng.dirichlet(np.ones(n))
+    values = {**{sm.y[a + 1]: y[a] for a in range(n)}, **{sm.t[a + 1]: target[a] for a in range(n)}}
+    # central differences: truncation h²/6·|f'''| ≲ 1e-11, rounding ε/h ≲ 1e-11 for |f| ≤ 1
+    tol = 1e-9
+    eye = np.eye(n)
+    fd_jac = np.stack([(softmax(x + h * eye[b]) - softmax(x - h * eye[b])) / (2 * h) for b in range(n)], axis=1)
+
+    def loss(v: np.ndarray) -> float:
+        return float(-(target * log_softmax(v)).sum())
+
+    fd_grad = np.array([(loss(x + h * eye[a]) - loss(x - h * eye[a])) / (2 * h) for a in range(n)])
+    for name, fd in (("softmax-jacobian", fd_jac), ("cross-entropy-gradient", fd_grad)):
+        for twin in (False, True):
+            rhs = CLAIMS[name + ("~1" if twin else "")][1]
+            sym = np.array([[_evaluate_claim(rhs, values, a + 1, b + 1) for b in range(n)] for a in range(n)])
+            sym = sym if fd.ndim == 2 else sym[:, 0]
+            err = float(np.abs(sym - fd).max())
+            assert (err > tol) == twin, f"{name}{'~1' if twin else ''}: symbolic: {sym} numeric: {fd}"
+            assert (checked(name + ("~1" if twin else "")).status is Status.FAILS) == twin, name
+
+
+def test_latex_command_prints_softmax_claims(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["latex", "softmax-jacobian", "--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    assert r"\frac{\partial y_{i}}{\partial x_{j}} &{}= y_{i} \left(\delta_{i j} - y_{j}\right)" in out
+    assert out.rstrip().endswith("\\checkmark\n\\end{align*}")
+    assert main(["latex", "cross-entropy-gradient~1", "--plain"]) == 0
+    out = capsys.readouterr().out
+    assert r"\times" not in out and r"&{}= t_{i} - y_{i}" in out
