@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from attncheck.catalogue import CATALOGUE
 from attncheck.i18n import LANGS, Texts
@@ -18,12 +18,35 @@ from attncheck.sections import CheckSettings
 from attncheck.softmax_claims import CLAIMS as SOFTMAX
 from attncheck.softmax_claims import checked as softmax_checked
 from attncheck.tex import standalone_document
-from derivations import Derivation, DerivationVerdict, StepVerdict
+from derivations import Derivation, DerivationError, DerivationVerdict, StepVerdict
 from derivations.printing import DOT_STYLES, NOTATIONS
 
 SEED = CheckSettings.seed
 
-__all__ = ["named_derivations", "register"]
+
+class OutputFailed(DerivationError):
+    """The output directory cannot be created or written."""
+
+
+def _seed(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a seed: it must be an integer ≥ 0")
+    return value
+
+
+def _writing(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """An OSError while writing files becomes a one-line error naming the directory."""
+
+    def wrapped(args: argparse.Namespace) -> int:
+        try:
+            return run(args)
+        except OSError as exc:
+            raise OutputFailed(f"cannot write to {args.output}: {exc.strerror or exc}") from None
+
+    return wrapped
+
+__all__ = ["OutputFailed", "named_derivations", "register"]
 
 
 def named_derivations() -> dict[str, Derivation]:
@@ -87,8 +110,8 @@ def register(sub: Any) -> None:
     _language_options(s)
     s.add_argument("-o", "--output", type=Path, required=True, help="directory for the .tex and figures")
     s.add_argument("--pdf", action="store_true", help="compile with latexmk -xelatex (needs TeX Live)")
-    s.add_argument("--seed", type=int, default=SEED, help="seed of the experiments' random streams")
-    s.set_defaults(func=_cmd_slides)
+    s.add_argument("--seed", type=_seed, default=SEED, help="seed of the experiments' random streams")
+    s.set_defaults(func=_writing(_cmd_slides))
 
     names = [*named_derivations(), *SOFTMAX]
     x = sub.add_parser("latex", help="print one derivation as an align* for pasting into slides")
@@ -105,6 +128,6 @@ def register(sub: Any) -> None:
     p.add_argument("--lang", choices=LANGS, default="en", help="language of the labels")
     p.add_argument("-o", "--output", type=Path, required=True, help="directory for the figures")
     p.add_argument("--format", nargs="+", choices=("png", "pdf", "svg"), default=["png", "pdf"])
-    p.add_argument("--seed", type=int, default=SEED, help="seed of the experiments' random streams")
-    p.set_defaults(func=_cmd_plots)
+    p.add_argument("--seed", type=_seed, default=SEED, help="seed of the experiments' random streams")
+    p.set_defaults(func=_writing(_cmd_plots))
 

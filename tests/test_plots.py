@@ -94,3 +94,17 @@ def test_plots_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert main(["plots", "--lang", "en", "-o", str(tmp_path), "--format", "png"]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"{n}-en.png" for n in sorted(PLOTS)]
     assert capsys.readouterr().out.count("wrote") == len(PLOTS)
+
+
+def test_unwritable_output_is_a_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    assert main(["plots", "-o", str(blocker / "figs"), "--format", "png"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"attncheck: error: cannot write to {blocker / 'figs'}: Not a directory\n"
+
+
+def test_negative_seed_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["plots", "-o", "unused", "--seed", "-3"])
+    assert "-3 is not a seed: it must be an integer ≥ 0" in capsys.readouterr().err
