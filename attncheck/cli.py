@@ -14,6 +14,7 @@ from rich.table import Table
 from attncheck.catalogue import DotProductSection
 from attncheck.publish import register as register_publishing
 from attncheck.sections import CheckRow, CheckSettings, Section
+from attncheck.softmax_catalogue import SoftmaxSection
 from derivations import DerivationError
 
 __all__ = ["all_sections", "build_parser", "main"]
@@ -21,7 +22,7 @@ __all__ = ["all_sections", "build_parser", "main"]
 
 def all_sections() -> list[Section]:
     """Every section `attncheck check` runs, in the lecture's order."""
-    return [DotProductSection()]
+    return [DotProductSection(), SoftmaxSection()]
 
 
 def _run_sections(settings: CheckSettings, console: Console, quiet: bool) -> list[CheckRow]:

@@ -70,6 +70,7 @@ from derivations.errors import UnsupportedExpression
 from derivations.hypotheses import INDEX
 
 __all__ = [
+    "SUM_SYMBOL",
     "L",
     "check_softmax_equality",
     "cross_entropy",
@@ -97,7 +98,7 @@ _N = n  # the symbol, for functions whose ``n`` parameter is a concrete length
 
 _FREE = (i, j)
 #: Stands for Σ_k exp(x_k) while an expression is rewritten in y (it always cancels).
-_S = Dummy("S", positive=True)
+SUM_SYMBOL = Dummy("S", positive=True)
 
 
 def _sum_exp(length: Expr) -> Sum:
@@ -157,22 +158,30 @@ def _exp_to_y(e: exp) -> Expr:
     for term, coeff in e.args[0].as_coefficients_dict().items():
         if not (isinstance(term, Indexed) and term.base == x):
             raise UnsupportedExpression(f"exp of {e.args[0]} is not a combination of scores x_a")
-        out *= (y[term.indices[0]] * _S) ** coeff
+        out *= (y[term.indices[0]] * SUM_SYMBOL) ** coeff
     return out
 
 
 def to_y(expr: Expr, length: Expr = n, normalized: tuple[IndexedBase, ...] = (y, t)) -> Expr:
     """Rewrite an expression in exp(x_·) and Σ_k exp(x_k) in terms of y (the sum cancels).
 
-    Sums Σ_k v_k over the full range are replaced by 1 for the bases in ``normalized``.
+    ``length`` is the symbolic n (the sum is ``Sum(exp(x[k]), (k, 1, n))``) or a
+    concrete int (the sum is written out, e^{x_1} + … + e^{x_n}).  Sums Σ_k v_k over
+    the full range are replaced by 1 for the bases in ``normalized``.
 
     >>> to_y(exp(x[i]) * exp(x[j]) / _sum_exp(n) ** 2)
     y[i]*y[j]
+    >>> to_y(exp(-x[1]) * (exp(x[1]) + exp(x[2])), 2)
+    1/y[1]
     """
-    e = expr.xreplace({_sum_exp(length): _S})
+    if isinstance(length, int):
+        total: Expr = Add(*[exp(x[m]) for m in range(1, length + 1)])
+    else:
+        total = _sum_exp(length)
+    e = expr.xreplace({total: SUM_SYMBOL})
     e = e.replace(lambda u: isinstance(u, exp), _exp_to_y)
     e = _normalize_sums(expand(e), length, normalized)
-    if e.has(_S):
+    if e.has(SUM_SYMBOL):
         raise UnsupportedExpression(f"{expr} is not a function of softmax(x) alone")
     return e
 

@@ -28,7 +28,14 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["entropy", "log_softmax", "naive_softmax", "softmax", "softmax_jacobian"]
+__all__ = [
+    "entropy",
+    "jacobian_from_scores",
+    "log_softmax",
+    "naive_softmax",
+    "softmax",
+    "softmax_jacobian",
+]
 
 
 def _shifted(x: ArrayLike, axis: int) -> NDArray[np.inexact]:
@@ -115,3 +122,30 @@ def entropy(y: ArrayLike, axis: int = -1) -> NDArray[np.floating]:
     # log is only taken where y > 0, so no warning and no −inf·0 = NaN at y = 0.
     terms = np.where(pos, v * np.log(np.where(pos, v, 1)), 0)
     return 0.0 - np.sum(terms, axis=axis)  # 0.0 − 0 is +0.0, where −0 would print -0.0
+
+
+def jacobian_from_scores(x: ArrayLike) -> NDArray[np.floating]:
+    """diag(y) − y yᵀ from the scores (class axis last), accurate also when y saturates.
+
+    ``softmax_jacobian(y)`` forms y_i − y_i² and loses every digit once y_i rounds to 1
+    (at x = [a, a, 2a] from a ≈ 37): the true diagonal 2e^{−a} becomes 0.  Here
+    1 − y_i is Σ_{k≠i} y_k, summed without the dominant term, so each entry keeps its
+    relative accuracy however small it is.  O(n²) per vector.
+
+    >>> a = 100.0
+    >>> round(float(jacobian_from_scores(np.array([a, a, 2 * a]))[2, 2] / (2 * np.exp(-a))), 12)
+    1.0
+    >>> float(softmax_jacobian(softmax(np.array([a, a, 2 * a])))[2, 2])
+    0.0
+    """
+    v = np.asarray(x, dtype=np.result_type(np.asarray(x).dtype, np.float64))
+    e = np.exp(_shifted(v, -1))
+    total = np.sum(e, axis=-1, keepdims=True)
+    yv = e / total
+    n = v.shape[-1]
+    off = ~np.eye(n, dtype=bool)
+    rest = np.sum(np.where(off, e[..., None, :], 0.0), axis=-1) / total[..., 0:1]
+    J = -yv[..., :, None] * yv[..., None, :]
+    idx = np.arange(n)
+    J[..., idx, idx] = yv * rest
+    return J
