@@ -3,8 +3,9 @@
 * ``saturation``: y₃ of softmax([a, a, 2a]) against a — softmax turns one-hot;
 * ``histograms``: q·k and q·k/√d_k of seeded standard-normal draws against the
   N(0, d_k) and N(0, 1) densities;
-* ``vanishing``: the mean of max|J_ij| of the softmax Jacobian and the mean entropy
-  of softmax over n keys, against d_k, with and without the 1/√d_k scaling.
+* ``vanishing``: max|J_ij| of the softmax Jacobian and the entropy of softmax over n
+  keys against d_k, with and without the 1/√d_k scaling (medians and quartiles of
+  numeric.attention.sweep_dk, the softmax developers' experiment).
 
 Matplotlib is used through ``Figure`` objects and the Agg canvas only (no pyplot,
 no global backend switch).  Chinese labels need a CJK font: Fandol (shipped by
@@ -19,6 +20,7 @@ no font has stops the plot with :class:`FontMissing` instead of drawing boxes.
 
 from __future__ import annotations
 
+import logging
 import shutil
 import subprocess
 import warnings
@@ -30,32 +32,32 @@ from typing import Any, Sequence
 import numpy as np
 from matplotlib import font_manager, rc_context
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
 from numpy.typing import NDArray
 
 from attncheck.i18n import Texts
 from attncheck.sections import CheckSettings
 from derivations import DerivationError
-from numeric.softmax import entropy, softmax, softmax_jacobian
+from numeric.attention import DK_GRID, DkSummary, sweep_dk
+from numeric.softmax import softmax
 
 __all__ = [
     "DotSample",
     "Experiments",
     "FontMissing",
     "PLOTS",
-    "VanishingCurves",
+    "Sweep",
     "cjk_font",
     "dot_sample",
     "product_sample",
     "run_experiments",
-    "vanishing_curves",
+    "sweep",
     "write_plots",
 ]
 
 #: Seed of every figure's random stream (the deck quotes numbers from the same draws).
 SEED = CheckSettings.seed
 PLOTS: tuple[str, ...] = ("saturation", "histograms", "vanishing")
-#: d_k = 1, 2, 4, …, 1024 for the vanishing-gradient curves
-DIMS: tuple[int, ...] = tuple(2**n for n in range(11))
 _CJK_FILES = (
     "FandolHei-Regular.otf",
     "FandolSong-Regular.otf",
@@ -70,6 +72,19 @@ _INSTALL = ("install TeX Live's Chinese package (apt-get install texlive-lang-ch
 
 class FontMissing(DerivationError):
     """No font can draw some label of a plot (Chinese labels without a CJK font)."""
+
+
+class _GlyphLog(logging.Handler):
+    """Collects matplotlib's log lines about glyphs it replaced by a dummy (mathtext logs
+    these instead of warning)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "glyph" in record.getMessage():
+            self.messages.append(record.getMessage())
 
 
 @lru_cache(maxsize=1)
@@ -93,7 +108,9 @@ def _rc(lang: str) -> dict[str, Any]:
         path = cjk_font()
         font_manager.fontManager.addfont(str(path))
         name = font_manager.FontProperties(fname=str(path)).get_name()
-        # DejaVu Sans after the CJK face draws what it lacks (Latin digits look the same).
+        # The CJK face first: text around $…$ is drawn by mathtext in the first family,
+        # which has no fallback; DejaVu Sans after it draws what plain text lacks.
+        # (Log-axis ticks therefore avoid \mathdefault: see _power_ticks.)
         rc |= {"font.family": [name, "DejaVu Sans"]}
     return rc
 
@@ -127,44 +144,31 @@ def dot_sample(d: int = 64, n: int = 20_000, seed: int = SEED) -> DotSample:
 
 
 @dataclass(frozen=True)
-class VanishingCurves:
-    """Per d_k: mean over trials of max|J_ij| and of the entropy, scaled and unscaled."""
+class Sweep:
+    """numeric.attention.sweep_dk's summaries (quantiles of max|J_ij| and of the entropy over
+    trials, per d_k, scaled and unscaled) with the sweep's settings."""
 
-    dims: NDArray[np.int64]
     n_keys: int
     trials: int
-    max_jacobian: dict[bool, NDArray[np.float64]]
-    entropy: dict[bool, NDArray[np.float64]]
+    summaries: dict[tuple[int, bool], DkSummary]
+
+    @property
+    def dims(self) -> NDArray[np.int64]:
+        return np.array(sorted({dk for dk, _ in self.summaries}))
+
+    def quantiles(self, what: str, scaled: bool) -> NDArray[np.float64]:
+        """Rows per d_k, columns the 5, 25, 50, 75, 95 % quantiles of "max_j" or "entropy"."""
+        return np.array([getattr(self.summaries[(int(d), scaled)], what) for d in self.dims])
 
 
-def vanishing_curves(
-    dims: Sequence[int] = DIMS,
-    n_keys: int = 16,
-    trials: int = 200,
-    seed: int = SEED,
-) -> VanishingCurves:
-    """Softmax of one query against n_keys keys, standard normal, for each d_k in ``dims``.
+def sweep(n_keys: int = 16, trials: int = 400, seed: int = SEED) -> Sweep:
+    """The vanishing-gradient experiment of numeric.attention at a size a figure needs.
 
-    >>> c = vanishing_curves(dims=(1, 256), n_keys=4, trials=50, seed=3)
-    >>> bool(c.entropy[False][1] < c.entropy[True][1])  # unscaled scores saturate
+    >>> s = sweep(n_keys=4, trials=50, seed=3)
+    >>> bool(s.quantiles("entropy", False)[-1, 2] < s.quantiles("entropy", True)[-1, 2])
     True
     """
-    streams = np.random.SeedSequence(seed).spawn(len(dims))
-    mj: dict[bool, list[float]] = {True: [], False: []}
-    ent: dict[bool, list[float]] = {True: [], False: []}
-    for d, ss in zip(dims, streams):
-        rng = np.random.default_rng(ss)
-        q = rng.standard_normal((trials, 1, d))
-        keys = rng.standard_normal((trials, n_keys, d))
-        scores = np.sum(q * keys, axis=-1)
-        for scaled in (True, False):
-            y = softmax(scores / np.sqrt(d) if scaled else scores, axis=-1)
-            mj[scaled].append(float(np.abs(softmax_jacobian(y)).max(axis=(-2, -1)).mean()))
-            ent[scaled].append(float(entropy(y, axis=-1).mean()))
-    return VanishingCurves(
-        np.asarray(dims), n_keys, trials,
-        {s: np.asarray(v) for s, v in mj.items()}, {s: np.asarray(v) for s, v in ent.items()},
-    )
+    return Sweep(n_keys, trials, sweep_dk(seed, DK_GRID, n=n_keys, trials=trials))
 
 
 # -- the figures ----------------------------------------------------------------------
@@ -206,23 +210,35 @@ def histograms_figure(texts: Texts, sample: DotSample) -> Figure:
     return fig
 
 
-def vanishing_figure(texts: Texts, curves: VanishingCurves) -> Figure:
+def _power_ticks(base: int) -> FuncFormatter:
+    """Tick labels $base^{n}$ in pure mathtext: matplotlib's \\mathdefault{10^{−6}} would take
+    the minus sign from the CJK face, which has none."""
+    return FuncFormatter(lambda v, _pos: f"${base}^{{{round(float(np.log(v) / np.log(base)))}}}$")
+
+
+def vanishing_figure(texts: Texts, sw: Sweep) -> Figure:
+    """Medians over the trials, with the 25–75 % band: the means hide how far most trials go."""
     fig = Figure(figsize=(7.0, 3.0), layout="constrained")
     ax_j, ax_h = fig.subplots(1, 2)
     for scaled, style in ((True, "o-"), (False, "s--")):
         lab = texts.label("scaled" if scaled else "unscaled")
-        ax_j.plot(curves.dims, curves.max_jacobian[scaled], style, ms=4, label=lab)
-        ax_h.plot(curves.dims, curves.entropy[scaled], style, ms=4, label=lab)
-    ax_h.axhline(np.log(curves.n_keys), color="0.5", lw=0.8, ls=":", label=texts.label("uniform-entropy"))
+        for ax, what in ((ax_j, "max_j"), (ax_h, "entropy")):
+            qs = sw.quantiles(what, scaled)
+            (line,) = ax.plot(sw.dims, qs[:, 2], style, ms=4, label=lab)
+            ax.fill_between(sw.dims, qs[:, 1], qs[:, 3], color=line.get_color(), alpha=0.2, lw=0)
+    ax_h.axhline(np.log(sw.n_keys), color="0.5", lw=0.8, ls=":", label=texts.label("uniform-entropy"))
     for ax, key in ((ax_j, "max-jacobian"), (ax_h, "entropy")):
         ax.set_xscale("log", base=2)
         ax.set_xlabel(texts.label("d_k"))
         ax.set_ylabel(texts.label(key))
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-    ax_j.set_ylim(bottom=0)
+    ax_j.set_yscale("log")
+    ax_j.yaxis.set_major_formatter(_power_ticks(10))
+    for ax in (ax_j, ax_h):
+        ax.xaxis.set_major_formatter(_power_ticks(2))
     ax_h.set_ylim(bottom=0)
-    fig.suptitle(texts.label("vanishing-title", n=curves.n_keys))
+    fig.suptitle(texts.label("vanishing-title", n=sw.n_keys))
     return fig
 
 
@@ -238,14 +254,14 @@ class Experiments:
 
     seed: int
     sample: DotSample
-    curves: VanishingCurves
+    sweep: Sweep
     products: NDArray[np.float64]
 
 
 def run_experiments(seed: int = SEED) -> Experiments:
     """Every experiment from one seed, each on its own spawned stream."""
     s1, s2, s3 = (int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(3))
-    return Experiments(seed, dot_sample(seed=s1), vanishing_curves(seed=s2), product_sample(seed=s3))
+    return Experiments(seed, dot_sample(seed=s1), sweep(seed=s2), product_sample(seed=s3))
 
 
 def write_plots(
@@ -261,24 +277,32 @@ def write_plots(
     texts = Texts(lang)
     ex = experiments or run_experiments()
     outdir.mkdir(parents=True, exist_ok=True)
+    figures = {
+        "saturation": lambda: saturation_figure(texts),
+        "histograms": lambda: histograms_figure(texts, ex.sample),
+        "vanishing": lambda: vanishing_figure(texts, ex.sweep),
+    }
     written: dict[str, list[Path]] = {}
-    with rc_context(_rc(lang)), warnings.catch_warnings():  # type: ignore[arg-type]
-        # matplotlib only warns about a missing glyph and draws a box; a slide must not.
-        warnings.filterwarnings("error", message=r"Glyph .* missing from")
-        figures = {
-            "saturation": lambda: saturation_figure(texts),
-            "histograms": lambda: histograms_figure(texts, ex.sample),
-            "vanishing": lambda: vanishing_figure(texts, ex.curves),
-        }
-        for name, make in figures.items():
-            fig = make()
-            written[name] = []
-            for fmt in formats:
-                path = outdir / f"{name}-{lang}.{fmt}"
-                try:
-                    # no creation date in the PDF, so the same seed gives the same file
-                    fig.savefig(path, dpi=200, metadata={"CreationDate": None} if fmt == "pdf" else None)
-                except UserWarning as exc:
-                    raise FontMissing(f"plot {name} ({lang}): {exc}; {_INSTALL}") from None
-                written[name].append(path)
+    glyphs, mpl_log = _GlyphLog(), logging.getLogger("matplotlib")
+    mpl_log.addHandler(glyphs)
+    try:
+        with rc_context(_rc(lang)), warnings.catch_warnings():  # type: ignore[arg-type]
+            # matplotlib only warns (text) or logs (mathtext) about a missing glyph and
+            # draws a box; a slide must not have one.
+            warnings.filterwarnings("error", message=r"Glyph .* missing from")
+            for name, make in figures.items():
+                fig = make()
+                written[name] = []
+                for fmt in formats:
+                    path = outdir / f"{name}-{lang}.{fmt}"
+                    try:
+                        # no creation date in the PDF, so the same seed gives the same file
+                        fig.savefig(path, dpi=200, metadata={"CreationDate": None} if fmt == "pdf" else None)
+                    except UserWarning as exc:
+                        raise FontMissing(f"plot {name} ({lang}): {exc}; {_INSTALL}") from None
+                    if glyphs.messages:
+                        raise FontMissing(f"plot {name} ({lang}): {glyphs.messages[0]}; {_INSTALL}")
+                    written[name].append(path)
+    finally:
+        mpl_log.removeHandler(glyphs)
     return written

@@ -22,16 +22,7 @@ from typing import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
-from sympy import (
-    Eq,
-    Expr,
-    Integer,
-    Sum,
-    Symbol,
-    limit,
-    log,
-    oo,
-)
+from sympy import Eq, Expr, Sum, exp, limit, log, oo
 
 from attncheck.catalogue import CATALOGUE
 from attncheck.i18n import Texts
@@ -40,6 +31,7 @@ from attncheck.softmax_claims import checked
 from attncheck.tex import COLORS
 from derivations import Derivation, DerivationError, evaluate
 from derivations import softmax as sm
+from derivations import softmax_saturation as sat
 from derivations.lecture import (
     D_K,
     TEXTBOOK,
@@ -49,7 +41,7 @@ from derivations.lecture import (
     var_scaled_dot,
 )
 from derivations.model import Family
-from numeric.softmax import softmax, softmax_jacobian
+from numeric.attention import max_abs_jacobian
 
 __all__ = ["Deck", "Mistake", "deck_source", "mistakes", "variance_with_error", "write_deck"]
 
@@ -229,19 +221,22 @@ def deck_source(lang: str, ex: Experiments, notation: str | None = None, dot: st
 
 
 def _saturation_formula(t: Texts) -> str:
-    """y₃ of softmax([a, a, 2a]) from the definition, and its limit: y₃ → 1 as a → ∞."""
-    a = Symbol("a", positive=True)
-    y3 = sm.softmax_entry(Integer(3), Integer(3)).doit().subs({sm.x[1]: a, sm.x[2]: a, sm.x[3]: 2 * a})
-    lim = limit(y3, a, oo)
-    return rf"\[ y_{{3}} = {t.latex(y3)} \xrightarrow{{a \to \infty}} {t.latex(lim)} \]"
+    """y₃ of softmax([a, a, 2a]), its closed form and limit, and J₃₃'s leading term
+    (derivations.softmax_saturation derives and checks them)."""
+    y3 = sat.softmax_at()[2]
+    closed = 1 / (1 + 2 * exp(-sat.A))
+    if not sat.closed_form_holds(closed):
+        raise DerivationError(f"saturation frame: y_3 = {closed} does not hold")
+    j33_limit, j33_lead = sat.limits_of_jacobian()[(3, 3)]
+    return (rf"\[ y_{{3}} = {t.latex(y3)} = {t.latex(closed)}"
+            rf" \xrightarrow{{a \to \infty}} {t.latex(limit(y3, sat.A, oo))}, \qquad"
+            rf" J_{{33}} \approx {t.latex(j33_lead)} \xrightarrow{{a \to \infty}} {t.latex(j33_limit)} \]")
 
 
 def _jacobian_numbers(t: Texts) -> str:
     """max |J_ij| of softmax([a, a, 2a]) for growing a: the Jacobian collapses with saturation."""
-    cells = []
-    for a in (1, 5, 10, 20):
-        y = softmax(np.array([a, a, 2 * a], dtype=float))
-        cells.append(rf"a = {a}: {_scientific(float(np.abs(softmax_jacobian(y)).max()))}")
+    cells = [rf"a = {a}: {_scientific(float(max_abs_jacobian(np.array([a, a, 2.0 * a]))))}"
+             for a in (1, 5, 10, 20)]
     return r"\[ \max_{ij} |J_{ij}| \quad " + r",\quad ".join(cells) + r" \]"
 
 

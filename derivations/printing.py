@@ -22,28 +22,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Protocol, Sequence
 
-from sympy import (
-    Add,
-    Basic,
-    Eq,
-    Expr,
-    Indexed,
-    IndexedBase,
-    Mul,
-    Pow,
-    Sum,
-    Symbol,
-    sqrt,
-)
+from sympy import Add, Basic, Derivative, Eq, Expr, Indexed, IndexedBase, Mul, Pow, Sum, Symbol, sqrt
 from sympy.printing.latex import LatexPrinter
 
-from derivations.checking import (
-    Derivation,
-    DerivationVerdict,
-    Status,
-    Step,
-    StepVerdict,
-)
+from derivations.checking import Derivation, DerivationVerdict, Status, Step, StepVerdict
 from derivations.errors import DerivationError
 from derivations.hypotheses import (
     INDEX,
