@@ -207,7 +207,10 @@ def deck_source(lang: str, ex: Experiments, notation: str | None = None, dot: st
     return "\n".join([
         cls,
         r"\usepackage{amsmath,amssymb,graphicx}",
+        r"\usefonttheme[onlymath]{serif}",  # one math font in both decks (ctex changes operators')
         r"\setbeamertemplate{navigation symbols}{}",
+        r"\setbeamersize{text margin left=0.7cm, text margin right=0.7cm}",  # room for three columns
+        r"\setlength{\jot}{2pt}",  # seven rows of a derivation fit one frame
         r"\setbeamertemplate{footline}[frame number]",
         COLORS,
         r"\title{" + t.title("deck-title") + "}",
@@ -237,7 +240,7 @@ def _jacobian_numbers(t: Texts) -> str:
     """max |J_ij| of softmax([a, a, 2a]) for growing a: the Jacobian collapses with saturation."""
     cells = [rf"a = {a}: {_scientific(float(max_abs_jacobian(np.array([a, a, 2.0 * a]))))}"
              for a in (1, 5, 10, 20)]
-    return r"\[ \max_{ij} |J_{ij}| \quad " + r",\quad ".join(cells) + r" \]"
+    return r"\[ \max_{ij} |J_{ij}|:\quad " + r",\quad ".join(cells) + r" \]"
 
 
 def _softmax_frames(t: Texts, lang: str) -> list[str]:
