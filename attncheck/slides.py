@@ -17,6 +17,7 @@ so a deck is in one language only.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
@@ -29,7 +30,7 @@ from attncheck.i18n import Texts
 from attncheck.plots import Experiments, run_experiments, write_plots
 from attncheck.softmax_claims import checked
 from attncheck.tex import COLORS
-from derivations import Derivation, DerivationError, evaluate
+from derivations import Derivation, DerivationError, DerivationVerdict, evaluate
 from derivations import softmax as sm
 from derivations import softmax_saturation as sat
 from derivations.lecture import (
@@ -97,6 +98,12 @@ def mistakes(ex: Experiments) -> tuple[Mistake, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=64)
+def _verdict(d: Derivation) -> DerivationVerdict:
+    """A derivation checked once per process: both languages' decks print the same verdicts."""
+    return d.check()
+
+
 def _number(x: float) -> str:
     return f"{x:.4g}"
 
@@ -112,7 +119,7 @@ def _scientific(x: float) -> str:
 def _mistakes_frame(t: Texts, ex: Experiments) -> str:
     lines = [rf"\begin{{frame}}{{{t.title('mistakes')}}}", r"\small", r"\begin{itemize}"]
     for m in mistakes(ex):
-        v = m.twin.check().steps[0]
+        v = _verdict(m.twin).steps[0]
         point = r",\ ".join(t.latex(Eq(s, val, evaluate=False)) for s, val in m.point.items())
         lines += [
             rf"\item \textbf{{{t.title(m.key)}}}: ${t.latex(m.twin.conclusion)}$"
@@ -135,7 +142,7 @@ def _derivation_frame(t: Texts, key: str, d: Derivation, *after: str) -> str:
     return _frame(
         t.title(key),
         r"\small",
-        t.latex(d.check()),
+        t.latex(_verdict(d)),
         *after,
         r"\vfill",
         r"{\footnotesize " + t.title("legend") + "}",
