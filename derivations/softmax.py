@@ -16,9 +16,13 @@ Conventions (what :func:`check_softmax_equality` accepts — a parser should bui
   ``Derivative(L, x[i])`` (∂L/∂x_i) with :data:`L` ``= Symbol("L")`` the cross-entropy
   loss L = −Σ_k t_k log y_k.  The checker replaces them by what SymPy derives from the
   definitions (:func:`jacobian_entry`, :func:`cross_entropy_gradient`), never by a typed-in
-  formula.
-* ``exp(x[a])`` and ``log(y[a])`` may appear too; anything else (another function, a
-  second derivative, an index other than i, j, k) is rejected with
+  formula.  The derivative of any other expression in y and t (the loss written out,
+  ``Derivative(-Sum(t[k] * log(y[k]), (k, 1, n)), x[i])``, or y_i²) is derived the same
+  way, from y_a = e^{x_a}/Σ_k e^{x_k}.
+* ``exp(x[a])`` (read as y_a·S with S = Σ_k e^{x_k}, so the definition
+  ``exp(x[a]) / Sum(exp(x[k]), (k, 1, n))`` is y_a) and ``log(y[a])`` may appear too.
+  Indices are i, j, k or integers 1..n.  Anything else (another function, a second
+  derivative, an index i + 1) is rejected with a one-line
   :class:`~derivations.errors.UnsupportedExpression`.
 
 Both sides are rewritten in y (and t) only; the claim holds when the difference vanishes
@@ -34,12 +38,15 @@ KroneckerDelta(i, j)*y[i] - y[i]*y[j]
 (<Status.FAILS: 'fails'>, KroneckerDelta(i, j)*y[i])
 >>> check_softmax_equality(Derivative(L, x[i]), y[i] - t[i]).status
 <Status.HOLDS: 'holds in general'>
+>>> check_softmax_equality(y[i], exp(x[i]) / Sum(exp(x[k]), (k, 1, n))).status
+<Status.HOLDS: 'holds in general'>
+>>> check_softmax_equality(y[i], exp(x[i])).residual     # normalisation forgotten; S = Σ_k e^{x_k}
+-_S*y[i] + y[i]
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import product
+from functools import cache
 
 from sympy import (
     Add,
@@ -52,7 +59,6 @@ from sympy import (
     KroneckerDelta,
     Mul,
     Piecewise,
-    Pow,
     Sum,
     Symbol,
     diff,
@@ -62,8 +68,8 @@ from sympy import (
     log,
 )
 from sympy.core.function import Function
-from sympy.logic.boolalg import And, BooleanTrue
 from sympy.core.relational import Relational
+from sympy.logic.boolalg import And, BooleanTrue
 
 from derivations.checking import Status, StepVerdict
 from derivations.errors import UnsupportedExpression
@@ -80,6 +86,7 @@ __all__ = [
     "jacobian_entry",
     "k",
     "n",
+    "normalize_sums",
     "softmax_entry",
     "t",
     "to_y",
@@ -97,7 +104,8 @@ L = Symbol("L")
 _N = n  # the symbol, for functions whose ``n`` parameter is a concrete length
 
 _FREE = (i, j)
-#: Stands for Σ_k exp(x_k) while an expression is rewritten in y (it always cancels).
+#: Stands for S = Σ_k exp(x_k) while an expression is rewritten in y (cancels from
+#: every function of softmax(x); see :func:`to_y`).
 SUM_SYMBOL = Dummy("S", positive=True)
 
 
@@ -124,13 +132,15 @@ def cross_entropy(length: Expr = n) -> Expr:
 
 
 def _index_in_range(rel: object, length: Expr) -> bool:
-    """True for 1 ≤ a, a ≥ 1, a ≤ length (a a free index): true by the conventions."""
+    """True for 1 ≤ a, a ≥ 1, a ≤ length (a free or an integer index): true by the conventions."""
     if not isinstance(rel, Relational):
         return False
     lo, hi = (rel.lhs, rel.rhs) if rel.rel_op in ("<=", "<") else (rel.rhs, rel.lhs)
     if rel.rel_op not in ("<=", ">="):
         return False
-    return (lo == 1 and hi in _FREE) or (lo in _FREE and hi == length)
+    # integer indices are in 1..n by the conventions, as are the free ones
+    return (lo == 1 and (hi in _FREE or (hi.is_Integer and hi >= 1))) or (
+        (lo in _FREE or (lo.is_Integer and lo >= 1)) and hi == length)
 
 
 def _resolve_ranges(expr: Expr, length: Expr) -> Expr:
@@ -162,12 +172,17 @@ def _exp_to_y(e: exp) -> Expr:
     return out
 
 
-def to_y(expr: Expr, length: Expr = n, normalized: tuple[IndexedBase, ...] = (y, t)) -> Expr:
+def to_y(
+    expr: Expr, length: Expr = n, normalized: tuple[IndexedBase, ...] = (y, t), keep_scale: bool = False
+) -> Expr:
     """Rewrite an expression in exp(x_·) and Σ_k exp(x_k) in terms of y (the sum cancels).
 
     ``length`` is the symbolic n (the sum is ``Sum(exp(x[k]), (k, 1, n))``) or a
     concrete int (the sum is written out, e^{x_1} + … + e^{x_n}).  Sums Σ_k v_k over
-    the full range are replaced by 1 for the bases in ``normalized``.
+    the full range are replaced by 1 for the bases in ``normalized``.  When the sum does
+    not cancel (e^{x_a} alone is not a function of y) this raises, unless ``keep_scale``:
+    then :data:`SUM_SYMBOL` stays as a free positive quantity (x ↦ (y, Σ e^{x_k}) is
+    one-to-one, so a residual that depends on it is genuinely nonzero).
 
     >>> to_y(exp(x[i]) * exp(x[j]) / _sum_exp(n) ** 2)
     y[i]*y[j]
@@ -180,14 +195,18 @@ def to_y(expr: Expr, length: Expr = n, normalized: tuple[IndexedBase, ...] = (y,
         total = _sum_exp(length)
     e = expr.xreplace({total: SUM_SYMBOL})
     e = e.replace(lambda u: isinstance(u, exp), _exp_to_y)
-    e = _normalize_sums(expand(e), length, normalized)
-    if e.has(SUM_SYMBOL):
+    e = normalize_sums(expand(e), length, normalized)
+    if e.has(SUM_SYMBOL) and not keep_scale:
         raise UnsupportedExpression(f"{expr} is not a function of softmax(x) alone")
     return e
 
 
-def _normalize_sums(expr: Expr, length: Expr, normalized: tuple[IndexedBase, ...] = (y, t)) -> Expr:
-    """Σ_k over an Add splits; factors free of k come out; Σ_k y_k = Σ_k t_k = 1; Σ_k 1 = n."""
+def normalize_sums(expr: Expr, length: Expr, normalized: tuple[IndexedBase, ...] = (y, t)) -> Expr:
+    """Σ_k over an Add splits; factors free of k come out; Σ_k y_k = Σ_k t_k = 1; Σ_k 1 = n.
+
+    >>> normalize_sums(Sum(3 * y[i] * y[k] + 1, (k, 1, n)), n)
+    n + 3*y[i]
+    """
 
     def one(s: Sum) -> Expr:
         (var, lo, hi), = s.limits
@@ -208,7 +227,7 @@ def _normalize_sums(expr: Expr, length: Expr, normalized: tuple[IndexedBase, ...
     return expr.replace(lambda e: isinstance(e, Sum), one)
 
 
-@lru_cache(maxsize=None)
+@cache
 def jacobian_entry() -> Expr:
     """∂y_i/∂x_j for symbolic n, derived by SymPy from the definition and written in y.
 
@@ -222,7 +241,7 @@ def jacobian_entry() -> Expr:
     return to_y(_resolve_ranges(raw, n), n)
 
 
-@lru_cache(maxsize=None)
+@cache
 def cross_entropy_gradient(target_sums_to_one: bool = True) -> Expr:
     """∂L/∂x_i for L = −Σ_k t_k log y_k and symbolic n, derived and written in y and t.
 
@@ -238,7 +257,8 @@ def cross_entropy_gradient(target_sums_to_one: bool = True) -> Expr:
 
 
 def _replace_derivatives(expr: Expr) -> Expr:
-    """Derivative(y[a], x[b]) and Derivative(L, x[b]) replaced by the derived formulas."""
+    """Derivative(y[a], x[b]) and Derivative(L, x[b]) replaced by the derived formulas;
+    a derivative of another expression in y and t is derived from the definition of y."""
 
     def one(d: Derivative) -> Expr:
         if len(d.variable_count) != 1 or d.variable_count[0][1] != 1:
@@ -252,12 +272,17 @@ def _replace_derivatives(expr: Expr) -> Expr:
             return jacobian_entry().xreplace({i: f.indices[0], j: b})
         if f == L:
             return cross_entropy_gradient().xreplace({i: b})
-        raise UnsupportedExpression(f"derivative of {f}: only y_a and L are known")
+        if f.has(x, Derivative):
+            raise UnsupportedExpression(f"derivative of {f}: write it in y and t")
+        # Any other function of y and t: put in the definition of y and let SymPy differentiate.
+        defined = f.replace(lambda e: isinstance(e, Indexed) and e.base == y,
+                            lambda e: softmax_entry(e.indices[0], n))
+        return _resolve_ranges(diff(defined, var).doit(), n)
 
     return expr.replace(lambda e: isinstance(e, Derivative), one)
 
 
-def _validate(expr: Expr) -> None:
+def _validate(expr: Expr, length: int | None) -> None:
     """Reject what the conventions do not cover, naming the offending piece."""
     allowed = set(_FREE) | {k, _N, L}
     for s in expr.free_symbols - allowed:
@@ -268,6 +293,11 @@ def _validate(expr: Expr) -> None:
             raise UnsupportedExpression(f"unknown vector {a.base} (use x, y, t)")
         if len(a.indices) != 1:
             raise UnsupportedExpression(f"{a} has {len(a.indices)} indices, vectors have one")
+        (idx,) = a.indices
+        if idx.is_Integer and not (1 <= int(idx) <= (length or int(idx))):
+            raise UnsupportedExpression(f"{a}: index out of range 1..{length or 'n'}")
+        if not idx.is_Integer and idx not in (i, j, k):
+            raise UnsupportedExpression(f"{a}: indices are i, j, k or integers")
     for f in expr.atoms(Function):
         if not isinstance(f, (exp, log, KroneckerDelta)):
             raise UnsupportedExpression(f"{f}: only exp, log and KroneckerDelta are supported")
@@ -279,21 +309,33 @@ def _validate(expr: Expr) -> None:
             raise UnsupportedExpression(f"{s}: sums run over k = 1..n")
 
 
-def _partitions(items: tuple[Symbol, ...]) -> list[list[int]]:
-    """Restricted growth strings: every way the free indices can coincide (i = j or i ≠ j)."""
-    out: list[list[int]] = [[]]
-    for _ in items:
-        out = [p + [b] for p in out for b in range(max(p, default=-1) + 2)]
+#: Where a free index goes in one case: onto an integer index of the claim, or into a
+#: block of free indices that are equal to each other and to nothing else.
+_Slot = tuple[str, int]
+
+
+def _patterns(free: tuple[Symbol, ...], consts: tuple[int, ...]) -> list[dict[Symbol, _Slot]]:
+    """Every way the free indices can coincide with each other and with the claim's integer
+    indices (i = j, i ≠ j, i = 1, …): restricted growth strings over the fresh blocks."""
+    out: list[dict[Symbol, _Slot]] = [{}]
+    for s in free:
+        grown: list[dict[Symbol, _Slot]] = []
+        for p in out:
+            blocks = [v[1] for v in p.values() if v[0] == "fresh"]
+            options = [("const", c) for c in consts]
+            options += [("fresh", b) for b in range(max(blocks, default=-1) + 2)]
+            grown += [{**p, s: o} for o in options]
+        out = grown
     return out
 
 
-def _concrete_residual(res: Expr, length: int, values: dict[Symbol, int]) -> Expr:
-    """The residual at a concrete n and index values, on the simplex (y_n, t_n eliminated).
+def _integer_indices(res: Expr) -> tuple[int, ...]:
+    return tuple(sorted({int(a.indices[0]) for a in res.atoms(Indexed) if a.indices[0].is_Integer}
+                        | {int(v) for d in res.atoms(KroneckerDelta) for v in d.args if v.is_Integer}))
 
-    Softmax is symmetric under permuting the coordinates, and so are the constraints, so
-    one representative assignment per pattern of coincidences among the free indices
-    decides all of them.
-    """
+
+def _concrete_residual(res: Expr, length: int, values: dict[Symbol, int]) -> Expr:
+    """The residual at a concrete n and index values, on the simplex (y_n, t_n eliminated)."""
     e = res.xreplace({_N: Integer(length)}).xreplace({s: Integer(v) for s, v in values.items()})
     e = e.doit()
     last = {b[length]: 1 - Add(*[b[m] for m in range(1, length)]) for b in (y, t)}
@@ -301,27 +343,40 @@ def _concrete_residual(res: Expr, length: int, values: dict[Symbol, int]) -> Exp
 
 
 def _decide_concrete(res: Expr, length: int) -> Expr:
-    """0 when the residual vanishes on the simplex at this n, else the first nonzero case."""
+    """0 when the residual vanishes on the simplex at this n, else the first nonzero case.
+
+    Softmax and the constraints are symmetric under permuting coordinates, so for each
+    pattern of coincidences one assignment decides all: fresh blocks take the smallest
+    values not used by the claim's integer indices.
+    """
     free = tuple(s for s in _FREE if res.has(s))
-    for pattern in _partitions(free):
-        if max(pattern, default=-1) + 1 > length:
+    consts = _integer_indices(res)
+    spare = [v for v in range(1, length + 1) if v not in consts]
+    for pattern in _patterns(free, consts):
+        fresh = [v[1] for v in pattern.values() if v[0] == "fresh"]
+        if max(fresh, default=-1) >= len(spare):
             continue  # more distinct indices than coordinates
-        r = _concrete_residual(res, length, {s: b + 1 for s, b in zip(free, pattern)})
+        values = {s: (v[1] if v[0] == "const" else spare[v[1]]) for s, v in pattern.items()}
+        r = _concrete_residual(res, length, values)
         if r != 0:
             return r
     return Integer(0)
 
 
 def _decide_general(res: Expr) -> bool:
-    """True when the residual vanishes in every case of coinciding free indices.
+    """True when the residual vanishes in every pattern of coinciding indices.
 
-    y_i, y_j, t_i, t_j are then independent quantities and sums that remain (Σ_k y_k²…)
-    opaque ones; vanishing as a polynomial in them is sufficient for the identity.
+    In one pattern the distinct indices' y and t are independent quantities and sums
+    that remain (Σ_k y_k²…) opaque ones; vanishing as a polynomial in them is sufficient.
     """
     free = tuple(s for s in _FREE if res.has(s))
-    for pattern in _partitions(free):
-        rep = {s: free[pattern.index(b)] for s, b in zip(free, pattern)}
+    for pattern in _patterns(free, _integer_indices(res)):
+        firsts: dict[int, Symbol] = {}
+        rep: dict[Symbol, Expr] = {}
+        for s, (kind, v) in pattern.items():
+            rep[s] = Integer(v) if kind == "const" else firsts.setdefault(v, s)
         e = res.xreplace(rep)
+        # every KroneckerDelta left compares indices that differ in this pattern
         e = e.replace(lambda d: isinstance(d, KroneckerDelta), lambda d: Integer(d.args[0] == d.args[1]))
         if expand(e) != 0:
             return False
@@ -352,12 +407,13 @@ def check_softmax_equality(
     if n is not None and (not isinstance(n, int) or n < 1):
         raise UnsupportedExpression(f"vector length n must be a positive integer, got {n!r}")
     for side in (lhs, rhs):
-        _validate(side)
+        _validate(side, n)
     diffd = _replace_derivatives(lhs) - _replace_derivatives(rhs)
     # Σ_k δ_ik f(k) and friends: doit turns them into Piecewise on the range, resolved here.
     diffd = diffd.replace(lambda e: isinstance(e, Sum) and e.has(KroneckerDelta),
                           lambda e: _resolve_ranges(e.doit(), _N))
-    residual = _normalize_sums(expand(expand_log(diffd, force=True)), _N)  # y_k > 0
+    # exp(x_a)/Σ_k exp(x_k) written out by the note becomes y_a; log splits as y_k > 0.
+    residual = to_y(expand_log(diffd, force=True), _N, keep_scale=True)
     if n is not None:
         given = _decide_concrete(residual, n)
         holds = given == 0

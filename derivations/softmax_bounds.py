@@ -43,12 +43,12 @@ from sympy import (
 )
 
 from derivations.errors import UnsupportedExpression
-from derivations.softmax import _normalize_sums, i, j, jacobian_entry, k, n, y
+from derivations.softmax import i, j, jacobian_entry, k, n, normalize_sums, y
 
 __all__ = [
-    "BoundProof",
     "MAX_ENTRY",
     "ROW_ABS_SUM",
+    "BoundProof",
     "U",
     "max_entry_reduction",
     "prove_bound",
@@ -87,7 +87,7 @@ def row_abs_sum_reduction() -> Expr:
     positive_y = {a: Dummy(positive=True) for a in off_abs.atoms(Indexed)}
     if not (_positive_on_unit_interval(diag) and off_abs.xreplace(positive_y).is_positive):
         raise UnsupportedExpression("the derived Jacobian does not have the signs the proof uses")
-    off_sum = _normalize_sums(Sum(off_abs, (k, 1, n)), n) - off_abs.subs(k, i)
+    off_sum = normalize_sums(Sum(off_abs, (k, 1, n)), n) - off_abs.subs(k, i)
     return expand(diag + off_sum.subs(y[i], U))
 
 

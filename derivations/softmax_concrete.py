@@ -26,9 +26,9 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable
 
 from sympy import (
     Add,
@@ -167,7 +167,7 @@ class MatrixCheck:
 
     holds: bool
     entry: tuple[int, int] | None = None
-    residual: Expr = Integer(0)
+    residual: Expr = field(default_factory=lambda: Integer(0))
 
 
 def _on_simplex(e: Expr, length: int, bases: tuple[object, ...]) -> Expr:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import struct
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import mpmath
 from sympy import Expr, Integer, Matrix, Symbol, cancel, exp, limit
@@ -42,6 +42,7 @@ __all__ = [
     "float_agreement",
     "gradient_limits",
     "limits_of_jacobian",
+    "limits_of_softmax",
     "scores",
     "softmax_at",
     "ulps_between",
@@ -57,7 +58,7 @@ def scores() -> tuple[Expr, Expr, Expr]:
     return (A, A, 2 * A)
 
 
-@lru_cache(maxsize=None)
+@cache
 def softmax_at() -> tuple[Expr, ...]:
     """y = softmax([a, a, 2a]) from the definition, as SymPy gives it.
 
@@ -151,7 +152,8 @@ def float_agreement(a: int | str, printed: float, index: int = 3) -> FloatAgreem
     """
     exact = exact_value(a, index)
     rounded = float(exact)  # mpmath rounds to nearest
-    err = (mpmath.mpf(printed) - exact) / mpmath.mpf(math.ulp(rounded))
+    with mpmath.workdps(40):
+        err = (mpmath.mpf(printed) - exact) / mpmath.mpf(math.ulp(rounded))
     return FloatAgreement(printed, rounded, ulps_between(printed, rounded), float(err))
 
 
@@ -160,6 +162,20 @@ def _jacobian_at() -> Matrix:
     ys = softmax_at()
     J = derive_jacobian(3)
     return J.xreplace({y[m]: ys[m - 1] for m in (1, 2, 3)}).applyfunc(_in_w)
+
+
+def limits_of_softmax() -> tuple[Expr, ...]:
+    """lim_{a→∞} softmax([a, a, 2a]) = e_3, each entry with its leading term.
+
+    >>> limits_of_softmax()
+    ((0, exp(-a)), (0, exp(-a)), (1, 1))
+    """
+    out = []
+    for e in softmax_at():
+        w = _in_w(e)
+        c, p = w.leadterm(_W)
+        out.append((limit(w, _W, 0, "+"), (c * _W**p).subs(_W, exp(-A))))
+    return tuple(out)
 
 
 def limits_of_jacobian() -> dict[tuple[int, int], tuple[Expr, Expr]]:

@@ -32,9 +32,10 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Literal
+from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -45,8 +46,12 @@ from derivations.softmax import i as I
 from derivations.softmax import j as J
 from derivations.softmax import t as T
 from derivations.softmax import y as Y
-from derivations.softmax_concrete import JACOBIAN_FORMS, candidate_jacobian, derive_jacobian
-from numeric.softmax import log_softmax, naive_softmax, softmax
+from derivations.softmax_concrete import (
+    JACOBIAN_FORMS,
+    candidate_jacobian,
+    derive_jacobian,
+)
+from numeric.softmax import log_softmax, softmax
 
 __all__ = [
     "DerivativeCheck",
@@ -104,7 +109,7 @@ def complex_step_jacobian(f: Callable[[NDArray], NDArray], x: NDArray, h: float 
            [0.        , 2.71828183]])
     """
     x = np.asarray(x)
-    z = x.astype(_COMPLEX[x.dtype])
+    z: NDArray[np.complexfloating] = x.astype(_COMPLEX[x.dtype])
     cols = []
     for b in range(x.shape[-1]):
         zb = z.copy()
@@ -187,7 +192,7 @@ def check_jacobian(
     """
     x = np.asarray(x)
     if x.dtype not in _COMPLEX:
-        raise TypeError(f"scores must be float32 or float64, not {x.dtype}")
+        raise UnsupportedExpression(f"check_jacobian: scores must be float32 or float64, not {x.dtype}")
     n = x.shape[-1]
     step = default_step(method, x.dtype) if h is None else h
     sym = symbolic_jacobian(n, form)(softmax(x))
@@ -239,6 +244,7 @@ def first_nan(
     stable one the grid is also checked at the neighbours of the predicted threshold).
 
     >>> import warnings
+    >>> from numeric.softmax import naive_softmax
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")
     ...     round(first_nan(naive_softmax, np.float64), 2), first_nan(softmax, np.float64)
