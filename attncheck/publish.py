@@ -21,6 +21,8 @@ from attncheck.tex import standalone_document
 from derivations import Derivation, DerivationError, DerivationVerdict, StepVerdict
 from derivations.printing import DOT_STYLES, NOTATIONS
 
+__all__ = ["OutputFailed", "named_derivations", "register"]
+
 SEED = CheckSettings.seed
 
 
@@ -45,8 +47,6 @@ def _writing(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
             raise OutputFailed(f"cannot write to {args.output}: {exc.strerror or exc}") from None
 
     return wrapped
-
-__all__ = ["OutputFailed", "named_derivations", "register"]
 
 
 def named_derivations() -> dict[str, Derivation]:

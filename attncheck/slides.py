@@ -112,8 +112,8 @@ def _scientific(x: float) -> str:
     """3 significant digits, as m \\times 10^{e} when small: 9.08 \\times 10^{-5}."""
     if x == 0 or 1e-2 <= abs(x) < 1e4:
         return f"{x:.3g}"
-    mant, exp = f"{x:.2e}".split("e")
-    return rf"{mant} \times 10^{{{int(exp)}}}"
+    mant, power = f"{x:.2e}".split("e")
+    return rf"{mant} \times 10^{{{int(power)}}}"
 
 
 def _mistakes_frame(t: Texts, ex: Experiments) -> str:
@@ -214,7 +214,7 @@ def deck_source(lang: str, ex: Experiments, notation: str | None = None, dot: st
     return "\n".join([
         cls,
         r"\usepackage{amsmath,amssymb,graphicx}",
-        r"\usefonttheme[onlymath]{serif}",  # one math font in both decks (ctex changes operators')
+        r"\usefonttheme[onlymath]{serif}",  # one math font in both decks (ctex changes the operator font)
         r"\setbeamertemplate{navigation symbols}{}",
         r"\setbeamersize{text margin left=0.7cm, text margin right=0.7cm}",  # room for three columns
         r"\setlength{\jot}{2pt}",  # seven rows of a derivation fit one frame
@@ -243,7 +243,7 @@ def _saturation_formula(t: Texts) -> str:
             rf" J_{{33}} \approx {t.latex(j33_lead)} \xrightarrow{{a \to \infty}} {t.latex(j33_limit)} \]")
 
 
-def _jacobian_numbers(t: Texts) -> str:
+def _jacobian_numbers() -> str:
     """max |J_ij| of softmax([a, a, 2a]) for growing a: the Jacobian collapses with saturation."""
     cells = [rf"a = {a}: {_scientific(float(max_abs_jacobian(np.array([a, a, 2.0 * a]))))}"
              for a in (1, 5, 10, 20)]
@@ -261,7 +261,7 @@ def _softmax_frames(t: Texts, lang: str) -> list[str]:
                rf"\[ {t.latex(definition)} \]",
                t.latex(checked("softmax-jacobian")), t.latex(checked("softmax-jacobian~1")),
                r"\[ J = \operatorname{diag}(y) - y y^{\top} \]",
-               t.title("jacobian-text"), _jacobian_numbers(t)),
+               t.title("jacobian-text"), _jacobian_numbers()),
         _frame(t.title("vanishing"), _figure(f"vanishing-{lang}.pdf")),
         _frame(t.title("cross-entropy"),
                rf"\[ {t.latex(loss)} \]",
