@@ -144,6 +144,9 @@ _DK = sqrt(D_K)
 TITLES: dict[str, Entry] = {
     "deck-title": {"en": ("Why attention divides ", Dot(q, k), " by ", _DK),
                    "zh": ("注意力为何将 ", Dot(q, k), " 除以 ", _DK)},
+    # the PDF's metadata takes no math: the same title in Unicode
+    "deck-title-plain": {"en": ("Why attention divides q·k by √dₖ",),
+                         "zh": ("注意力为何将 q·k 除以 √dₖ",)},
     "deck-subtitle": {"en": ("every step checked symbolically by attncheck",),
                       "zh": ("每一步均由 attncheck 符号验证",)},
     "setting": {"en": ("The setting",), "zh": ("问题设定",)},

@@ -220,7 +220,7 @@ def deck_source(lang: str, ex: Experiments, notation: str | None = None, dot: st
         r"\setlength{\jot}{2pt}",  # seven rows of a derivation fit one frame
         r"\setbeamertemplate{footline}[frame number]",
         COLORS,
-        r"\title{" + t.title("deck-title") + "}",
+        r"\title{\texorpdfstring{" + t.title("deck-title") + "}{" + t.title("deck-title-plain") + "}}",
         r"\subtitle{" + t.title("deck-subtitle") + "}",
         r"\date{}",
         r"\begin{document}",

@@ -175,7 +175,7 @@ def _page1(pdf: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def decks(tmp_path_factory: pytest.TempPathFactory, experiments: Experiments) -> dict[str, Built]:
-    require_tools("latexmk", "xelatex", "pdftotext", "pdftoppm")
+    require_tools("latexmk", "xelatex", "pdftotext", "pdftoppm", "pdfinfo")
     out = {}
     for lang in LANGS:
         deck = write_deck(tmp_path_factory.mktemp(f"deck-{lang}"), lang, experiments=experiments)
@@ -191,6 +191,10 @@ def test_deck_compiles_without_missing_characters(decks: dict[str, Built], lang:
     log = built.compiled.log.read_text(encoding="utf-8", errors="replace")
     assert not missing_characters(log)
     assert "Output written on" in log
+    assert "Token not allowed in a PDF string" not in log  # the title's math has a Unicode twin
+    info = subprocess.run(["pdfinfo", str(built.compiled.pdf)], capture_output=True, text=True,
+                          check=True).stdout
+    assert {"en": "Why attention divides q·k by √dₖ", "zh": "注意力为何将 q·k 除以 √dₖ"}[lang] in info
     assert built.pages == 32  # 12 frames, the derivations revealed step by step
 
 
