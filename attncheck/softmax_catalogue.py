@@ -232,7 +232,8 @@ def _jacobian_limit(leading: Expr) -> tuple[Symbolic, Numeric]:
             if err / tol > worst:
                 worst, at = err / tol, a
         holds = worst <= 1
-        return holds, f"|max|J| / claim − 1| ≤ {worst:.2g} × (4e^(−a) + 16u), worst at a = {at:g}", \
+        return holds, (f"|max|J| / claim − 1| = {worst:.2g} × its bound 4e^(−a) + 16u "
+                       f"(worst at a = {at:g}; ≤ 1 needed)"), \
             "accurate Jacobian from scores, float64, a = 20, 100, 500"
     return sym, num
 
@@ -270,7 +271,7 @@ def _bound(which: str, bound: Rational) -> tuple[Symbolic, Numeric]:
         top = max(vals)
         tol = 12 * _U64
         holds = top <= float(bound) + tol
-        return holds, f"max {which} seen {top:.17g} {'≤' if holds else '>'} {bound} (+{tol:.1g})", \
+        return holds, f"{which}, largest seen: {top:.17g} {'≤' if holds else '>'} {bound} (+{tol:.1g})", \
             f"{len(pts)} seeded score vectors incl. y = (1/2, 1/2), float64"
     return sym, num
 
