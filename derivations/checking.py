@@ -191,6 +191,11 @@ class StepVerdict:
         """The first (smallest) minimal set; empty when the step fails or needs nothing."""
         return self.needs[0] if self.needs else frozenset()
 
+    def _repr_latex_(self) -> str:
+        from derivations.printing import repr_latex  # lazy: the printer imports this module
+
+        return repr_latex(self)
+
 
 def check_equality(
     lhs: Expr,
@@ -247,6 +252,11 @@ class Derivation:
         )
         return DerivationVerdict(self, verdicts, overall)
 
+    def _repr_latex_(self) -> str:
+        from derivations.printing import repr_latex  # lazy: the printer imports this module
+
+        return repr_latex(self)
+
 
 @dataclass(frozen=True)
 class DerivationVerdict:
@@ -266,3 +276,8 @@ class DerivationVerdict:
         for v in self.steps:
             out |= v.used
         return out
+
+    def _repr_latex_(self) -> str:
+        from derivations.printing import repr_latex  # lazy: the printer imports this module
+
+        return repr_latex(self)
