@@ -13,6 +13,7 @@ from rich.progress import Progress as Bar
 from rich.table import Table
 
 from attncheck.catalogue import DotProductSection
+from attncheck.publish import register as register_publishing
 from attncheck.sections import CheckRow, CheckSettings, Section
 from attncheck.softmax_catalogue import SoftmaxSection
 from derivations import DerivationError
@@ -120,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "sample sizes follow from it, --alpha and --power")
     c.add_argument("--symbolic-only", action="store_true", help="skip the numeric side")
     c.set_defaults(func=_cmd_check)
+    register_publishing(sub)
     from attncheck.verify.command import register as register_verify  # no import-block edit
     register_verify(sub)
     return p

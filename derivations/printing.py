@@ -15,17 +15,18 @@ language: reasons and the few words it needs come from a :class:`Texts` object
 >>> latex(E(q[i] * k[i]))
 '\\mathbb{E}\\left[q_{i} k_{i}\\right]'
 >>> latex(Var(Dot(q, k)), notation="ED", dot="transpose")
-'\\mathrm{D}\\left(q^{\\top} k\\right)'
+'\\operatorname{D}\\left(q^{\\top} k\\right)'
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Literal, Protocol, Sequence
+from typing import Any, Iterable, Protocol, Sequence
 
-from sympy import Add, Basic, Eq, Expr, Indexed, IndexedBase, Integer, Mul, Pow, Symbol, sqrt
+from sympy import Add, Basic, Derivative, Eq, Expr, Indexed, IndexedBase, Mul, Pow, Sum, Symbol, sqrt
 from sympy.printing.latex import LatexPrinter
 
 from derivations.checking import Derivation, DerivationVerdict, Status, Step, StepVerdict
+from derivations.errors import DerivationError
 from derivations.hypotheses import (
     INDEX,
     CorrelationIs,
@@ -40,6 +41,7 @@ from derivations.operators import Cov, Dot, E, Var
 
 __all__ = [
     "AttnLatexPrinter",
+    "InvalidPrinterSetting",
     "NOTATIONS",
     "PlainEnglish",
     "Texts",
@@ -47,10 +49,11 @@ __all__ = [
     "latex",
 ]
 
-Notation = Literal["mathbb", "ED"]
 #: "mathbb": 𝔼[X], Var(X) as in English texts; "ED": E(X), D(X) as in many Chinese notes.
 NOTATIONS: tuple[str, ...] = ("mathbb", "ED")
 DOT_STYLES: tuple[str, ...] = ("cdot", "transpose")
+LAYOUTS: tuple[str, ...] = ("columns", "stacked")
+SUM_LIMITS: tuple[str, ...] = ("below", "side")
 _PARAMETER_HEADS = frozenset({"mu", "sigma", "kappa", "gamma"})
 
 _SPECIALS = {
@@ -66,6 +69,10 @@ def escape(text: str) -> str:
     '50\\\\% of d\\\\_k \\\\& more'
     """
     return "".join(_SPECIALS.get(c, c) for c in text)
+
+
+class InvalidPrinterSetting(DerivationError, ValueError):
+    """A printer setting outside its choices (notation, dot, layout, sum_limits)."""
 
 
 class Texts(Protocol):
@@ -97,7 +104,12 @@ class AttnLatexPrinter(LatexPrinter):
     * ``dot``: "cdot" (q·k) or "transpose" (qᵀk);
     * ``texts``: a :class:`Texts` for reasons and words (default :class:`PlainEnglish`);
     * ``marks``: LaTeX for the ✓ and ✗ verdict marks;
-    * ``overlays``: reveal a derivation's steps one Beamer overlay at a time.
+    * ``overlays``: reveal a derivation's steps one Beamer overlay at a time;
+    * ``sum_limits``: "below" (display style) or "side" (Σ_{i=1}^{d}, half the height);
+    * ``hypotheses_per_line``: wrap a verdict's hypotheses after this many (None: never);
+    * ``verdicts``: print the ✓/✗ marks of checked steps (False: the derivation alone);
+    * ``layout``: "columns" (reason and verdict side by side) or "stacked" (verdict
+      under the reason, for narrow slides).
     """
 
     # Dot and the moment symbols carry their own ``_latex``; a distinct printmethod
@@ -110,15 +122,21 @@ class AttnLatexPrinter(LatexPrinter):
         "texts": None,
         "marks": (r"\checkmark", r"\times"),
         "overlays": False,
-        "family_order": ("q", "k"),
+        "family_order": ("q", "k", "t", "y", "x"),
+        "layout": "columns",
+        "sum_limits": "below",
+        "hypotheses_per_line": None,
+        "verdicts": True,
     }
 
     def __init__(self, settings: dict[str, Any] | None = None) -> None:
         super().__init__(settings)
-        if self._settings["notation"] not in NOTATIONS:
-            raise ValueError(f"notation must be one of {NOTATIONS}, got {self._settings['notation']!r}")
-        if self._settings["dot"] not in DOT_STYLES:
-            raise ValueError(f"dot must be one of {DOT_STYLES}, got {self._settings['dot']!r}")
+        for name, choices in (("notation", NOTATIONS), ("dot", DOT_STYLES), ("layout", LAYOUTS),
+                              ("sum_limits", SUM_LIMITS)):
+            if self._settings[name] not in choices:
+                raise InvalidPrinterSetting(
+                    f"printer setting {name}={self._settings[name]!r}: expected one of {', '.join(choices)}"
+                )
         self.texts: Texts = self._settings["texts"] or PlainEnglish()
 
     # -- the operators ------------------------------------------------------------
@@ -135,11 +153,11 @@ class AttnLatexPrinter(LatexPrinter):
         return body if exp is None else rf"{body}^{{{exp}}}"
 
     def _print_E(self, expr: E, exp: str | None = None) -> str:
-        name = r"\mathrm{E}" if self._ed else r"\mathbb{E}"
+        name = r"\operatorname{E}" if self._ed else r"\mathbb{E}"
         return self._operator(name, self._print(expr.args[0]), exp, square=True)
 
     def _print_Var(self, expr: Var, exp: str | None = None) -> str:
-        name = r"\mathrm{D}" if self._ed else r"\operatorname{Var}"
+        name = r"\operatorname{D}" if self._ed else r"\operatorname{Var}"
         return self._operator(name, self._print(expr.args[0]), exp)
 
     def _print_Cov(self, expr: Cov, exp: str | None = None) -> str:
@@ -166,8 +184,21 @@ class AttnLatexPrinter(LatexPrinter):
     def _print_MixedMoment(self, expr: MixedMoment, exp: str | None = None) -> str:
         a, b, m, n = expr.args
         inner = rf"Z_{{{a}}}^{{{m}}} Z_{{{b}}}^{{{n}}}"
-        name = r"\mathrm{E}" if self._ed else r"\mathbb{E}"
+        name = r"\operatorname{E}" if self._ed else r"\mathbb{E}"
         return self._operator(name, inner, exp, square=True)
+
+    def _print_Derivative(self, expr: Derivative) -> str:
+        # ∂y_i/∂x_j as lecture notes write it, rather than SymPy's (∂/∂x_j) y_i
+        if len(expr.variable_count) == 1 and expr.variable_count[0][1] == 1 and not expr.expr.is_Add:
+            var = expr.variable_count[0][0]
+            return rf"\frac{{\partial {self._print(expr.expr)}}}{{\partial {self._print(var)}}}"
+        return super()._print_Derivative(expr)
+
+    def _print_Sum(self, expr: Sum) -> str:
+        tex = super()._print_Sum(expr)
+        if self._settings["sum_limits"] == "side":
+            tex = tex.replace(r"\sum_{", r"\sum\nolimits_{")
+        return tex
 
     def _print_Pow(self, expr: Pow) -> str:
         # (q·k)⁴: LatexPrinter would print q·k⁴, as the product has no precedence of its own.
@@ -188,19 +219,21 @@ class AttnLatexPrinter(LatexPrinter):
 
     def _print_Mul(self, expr: Mul) -> str:
         coeff, factors = expr.as_coeff_mul()
-        ranked = sorted(factors, key=self._family_rank)
-        if list(ranked) == list(factors) or any(f.is_Pow and f.exp.is_negative for f in factors):
-            return super()._print_Mul(expr)
-        body = " ".join(self._mul_factor(f) for f in ranked)
+        if len(factors) < 2 or any(f.is_Pow and f.exp.is_negative for f in factors):
+            return super()._print_Mul(expr)  # fractions and single factors: SymPy's layout
+        # a bracketed sum goes after the plain factors of its family: y_i (δ_ij − y_j)
+        ranked = sorted(factors, key=lambda f: (self._family_rank(f), f.is_Add))
+        last = len(ranked) - 1
+        body = " ".join(self._mul_factor(f, n == 0, n == last) for n, f in enumerate(ranked))
         if coeff == 1:
             return body
         if coeff == -1:
             return f"- {body}"
         return f"{self._print(coeff)} {body}"
 
-    def _mul_factor(self, f: Expr) -> str:
+    def _mul_factor(self, f: Expr, first: bool, last: bool) -> str:
         tex = self._print(f)
-        return rf"\left({tex}\right)" if f.is_Add else tex
+        return rf"\left({tex}\right)" if self._needs_mul_brackets(f, first=first, last=last) else tex
 
     def _print_Add(self, expr: Add, order: str | None = None) -> str:
         terms = self._as_ordered_terms(expr, order=order)
@@ -246,7 +279,13 @@ class AttnLatexPrinter(LatexPrinter):
         def key(h: Hypothesis) -> tuple[int, str]:
             return (declared.index(h) if h in declared else len(declared), str(h))
 
-        return r"\{" + r",\ ".join(self._print(h) for h in sorted(hyps, key=key)) + r"\}"
+        items = [self._print(h) for h in sorted(hyps, key=key)]
+        per_line = self._settings["hypotheses_per_line"]
+        if not per_line or len(items) <= per_line:
+            return r"\{" + r",\ ".join(items) + r"\}"
+        # a long set wraps into a top-aligned column, so the verdict stays narrow on slides
+        lines = [r",\ ".join(items[n:n + per_line]) for n in range(0, len(items), per_line)]
+        return r"\begin{array}[t]{@{}l@{}}\{" + r",\\ ".join(lines) + r"\}\end{array}"
 
     # -- steps, verdicts and derivations ----------------------------------------------
     def verdict_mark(self, v: StepVerdict, declared: Sequence[Hypothesis] = ()) -> str:
@@ -263,18 +302,28 @@ class AttnLatexPrinter(LatexPrinter):
         return rf"\text{{{self.texts.reason(reason)}}}" if reason else ""
 
     def _rows(self, lhs: Expr, cells: Sequence[tuple[Expr, str, str | None]]) -> str:
-        """align* rows ``lhs &= rhs && reason && mark``; overlay n reveals step n."""
+        """align* rows ``lhs &= rhs && reason && mark``; overlay n reveals step n.
+
+        The "stacked" layout puts the verdict under the reason in one column, for
+        slides too narrow for three.
+        """
         rows = []
-        overlays = self._settings["overlays"]
+        overlays, stacked = self._settings["overlays"], self._settings["layout"] == "stacked"
         for n, (rhs, reason, mark) in enumerate(cells, start=1):
             eq, why = rf"{{}}= {self._print(rhs)}", self._reason(reason)
             if overlays and n > 1:
                 eq, why = rf"\uncover<{n}->{{{eq}}}", rf"\uncover<{n}->{{{why}}}"
-            row = rf"{self._print(lhs) if n == 1 else ''} &{eq} &&{why}"
-            if mark is not None:
+            if mark is not None and overlays:
                 # the verdict comes one overlay after its step: first the claim, then the check
-                row += rf" &&\uncover<{n + 1}->{{{mark}}}" if overlays else rf" &&{mark}"
-            rows.append(row)
+                mark = rf"\uncover<{n + 1}->{{{mark}}}"
+            if mark is not None and stacked and not reason:
+                why = mark  # nothing to stack under
+            elif mark is not None and stacked:
+                why = rf"\begin{{array}}[t]{{@{{}}l@{{}}}}{why}\\ {mark}\end{{array}}"
+            elif mark is not None:
+                why += rf" &&{mark}"
+            row = rf"{self._print(lhs) if n == 1 else ''} &{eq}"
+            rows.append(f"{row} &&{why}" if why else row)
         return " \\\\\n".join(rows)
 
     def _environment(self, body: str, env: str = "align*") -> str:
@@ -283,8 +332,11 @@ class AttnLatexPrinter(LatexPrinter):
     def _print_Step(self, step: Step) -> str:
         return rf"{{}}= {self._print(step.expr)} &&{self._reason(step.reason)}"
 
+    def _mark(self, v: StepVerdict, declared: Sequence[Hypothesis] = ()) -> str | None:
+        return self.verdict_mark(v, declared) if self._settings["verdicts"] else None
+
     def _print_StepVerdict(self, v: StepVerdict) -> str:
-        return self._environment(self._rows(v.lhs, [(v.rhs, v.reason, self.verdict_mark(v))]))
+        return self._environment(self._rows(v.lhs, [(v.rhs, v.reason, self._mark(v))]))
 
     def _print_Derivation(self, d: Derivation) -> str:
         cells = [(s.expr, s.reason, None) for s in d.steps[1:]]
@@ -292,7 +344,7 @@ class AttnLatexPrinter(LatexPrinter):
 
     def _print_DerivationVerdict(self, v: DerivationVerdict) -> str:
         declared = v.derivation.hypotheses
-        cells = [(s.rhs, s.reason, self.verdict_mark(s, declared)) for s in v.steps]
+        cells = [(s.rhs, s.reason, self._mark(s, declared)) for s in v.steps]
         return self._environment(self._rows(v.derivation.steps[0].expr, cells))
 
 
