@@ -196,7 +196,7 @@ def test_tex_examples_compile_as_they_are(name: str, tmp_path: Path) -> None:
 def test_latex_speaks_the_language_of_the_notes() -> None:
     zh = to_latex(_symbolic("factorization_zh.tex"))
     en = to_latex(_symbolic("e_dot_no_declarations_en.md"))
-    assert r"\text{未声明：}" in zh and r"\mathrm{D}\left(q_{i}\right)" in zh
+    assert r"\text{未声明：}" in zh and r"{D}\left(q_{i}\right)" in zh
     assert r"\text{not declared: }" in en and r"\mathbb{E}\left[q_{i}\right]" in en
 
 
