@@ -32,8 +32,8 @@ CASES: list[tuple[str, str | bytes, str, tuple[int, int]]] = [
     ("nul.md", b"text\n$$ a = b $$\x00", "NUL byte", (2, 12)),
     ("macro.tex", "Text\n\\[ \\foo(q_i) = 0 \\]\n", "unknown macro \\foo", (2, 4)),
     ("formula.md", "$$ \\mathrm{Attention}(Q) = \\mathrm{softmax}(Q) $$",
-     "unknown macro \\mathrm{Attention} (a formula that is not a derivation can be left "
-     "unchecked with '<!-- attncheck: skip -->' above it)", (1, 4)),
+     ("unknown macro \\mathrm{Attention} (a formula that is not a derivation can be left "
+      "unchecked with '<!-- attncheck: skip -->' above it)"), (1, 4)),
     ("braces.md", "$$\nE(q_i) = \\frac{1}{2\n$$\n", "'{' is never closed", (2, 18)),
     ("closing.md", "$$ a = b} $$", "'}' has no matching '{'", (1, 9)),
     ("unclosed.md", "Intro\n\n$$ a = b\n", "never closed; expected '$$'", (3, 1)),

@@ -11,7 +11,6 @@ from __future__ import annotations
 import pytest
 from sympy import (
     Derivative,
-    E as EULER,
     IndexedBase,
     Integer,
     KroneckerDelta,

@@ -15,7 +15,12 @@ Modules: :mod:`~attncheck.verify.source` (files, blocks, comments),
 from attncheck.verify.check import verify, verify_text
 from attncheck.verify.command import register
 from attncheck.verify.errors import Location, VerifyError
-from attncheck.verify.result import DerivationResult, StepResult, StepStatus, VerifyResult
+from attncheck.verify.result import (
+    DerivationResult,
+    StepResult,
+    StepStatus,
+    VerifyResult,
+)
 
 __all__ = [
     "DerivationResult",

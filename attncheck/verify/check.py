@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 import signal
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Iterator
+from itertools import pairwise
 
 import numpy as np
 from sympy import Add, Derivative, Expr, Indexed, Mul, Pow, Sum
@@ -31,8 +32,21 @@ from attncheck.verify.declarations import State, default_dimension
 from attncheck.verify.errors import Location, VerifyError
 from attncheck.verify.evidence import attach_evidence, without_evidence
 from attncheck.verify.latex import SOFTMAX_BASES, LatexParser, Link, ParseProblem
-from attncheck.verify.result import DerivationResult, StepResult, StepStatus, VerifyResult
-from attncheck.verify.source import Block, Format, Source, decode, guess_format, read_source, scan
+from attncheck.verify.result import (
+    DerivationResult,
+    StepResult,
+    StepStatus,
+    VerifyResult,
+)
+from attncheck.verify.source import (
+    Block,
+    Format,
+    Source,
+    decode,
+    guess_format,
+    read_source,
+    scan,
+)
 from derivations import (
     CorrelationIs,
     DerivationError,
@@ -146,7 +160,8 @@ def _softmax_conventions(e: Expr, model: Model) -> Expr:
     The notes' ``\\sum_j e^{x_j}`` (upper limit the default dimension) sums over the
     whole vector, which the softmax module calls n.
     """
-    from derivations.softmax import k as bound, n as length
+    from derivations.softmax import k as bound
+    from derivations.softmax import n as length
 
     def convert(s: Sum) -> Expr:
         (var, lo, hi), *rest = s.limits
@@ -237,7 +252,7 @@ def _chain_results(
     steps = tuple(
         replace(_checked(n, a, b, loc(b), model, declared, seed, numeric),
                 lhs_source=src(a), rhs_source=src(b))
-        for n, (a, b) in enumerate(zip(chain, chain[1:]), 1)
+        for n, (a, b) in enumerate(pairwise(chain), 1)
     )
     last = replace(chain[-1], reason="conclusion")
     conclusion = steps[0] if len(steps) == 1 else replace(

@@ -116,7 +116,7 @@ class State:
         return Model(fams, dim=dimension_symbol(self.dim or default_dim), dependent=pair)
 
     def apply(self, d: Directive, path: str, source: Source | None = None,
-              default_dim: str = "d") -> "State":
+              default_dim: str = "d") -> State:
         """This state after directive ``d`` (errors located in ``source`` when given)."""
 
         def where(offset: int = 0) -> Location:

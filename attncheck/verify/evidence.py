@@ -37,7 +37,18 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
-from sympy import Add, Derivative, Expr, Indexed, Integer, KroneckerDelta, Mul, Pow, Sum, Symbol
+from sympy import (
+    Add,
+    Derivative,
+    Expr,
+    Indexed,
+    Integer,
+    KroneckerDelta,
+    Mul,
+    Pow,
+    Sum,
+    Symbol,
+)
 from sympy import exp as exp_
 from sympy import log as log_
 

@@ -47,7 +47,6 @@ from lark.exceptions import (
 from lark.visitors import Transformer_NonRecursive
 from sympy import (
     Derivative,
-    E as EULER,
     Expr,
     Indexed,
     IndexedBase,
@@ -55,6 +54,7 @@ from sympy import (
     KroneckerDelta,
     Pow,
     Rational,
+    S,
     Sum,
     Symbol,
     exp,
@@ -62,20 +62,23 @@ from sympy import (
     pi,
     sqrt,
 )
+from sympy import (
+    E as EULER,
+)
 
 from derivations.expectation import is_random
 from derivations.model import Model
 from derivations.operators import Cov, Dot, E, Var
 
 __all__ = [
-    "Link",
-    "LatexParser",
     "MAX_BLOCK_CHARS",
     "MAX_DIGITS",
     "MAX_EXPONENT",
     "MAX_NESTING",
-    "ParseProblem",
     "SOFTMAX_BASES",
+    "LatexParser",
+    "Link",
+    "ParseProblem",
     "index_symbol",
 ]
 
@@ -124,9 +127,9 @@ class _Vector:
 
     name: str
     transposed: bool = False
-    coeff: Expr = Integer(1)
+    coeff: Expr = S.One
 
-    def times(self, c: Expr) -> "_Vector":
+    def times(self, c: Expr) -> _Vector:
         return _Vector(self.name, self.transposed, self.coeff * c)
 
 
@@ -194,10 +197,9 @@ def _check_brackets(text: str) -> None:
                 # a '}' closing a '(' or nothing: the braces do not balance
                 raise ParseProblem("unbalanced braces: this '}' has no matching '{'", i)
             stack.pop()
-        elif c in ")]":
-            # ( and [ may legitimately mismatch in LaTeX; only pop a matching opener
-            if stack and stack[-1][0] == pairs[c]:
-                stack.pop()
+        elif c in ")]" and stack and stack[-1][0] == pairs[c]:
+            # ( and [ may legitimately mismatch in LaTeX; only a matching opener is popped
+            stack.pop()
         i += 1
     open_braces = [p for c, p in stack if c == "{"]
     if open_braces:

@@ -72,7 +72,12 @@ from typing import Any
 from rich.table import Table
 
 from attncheck.text import text
-from attncheck.verify.result import DerivationResult, StepResult, StepStatus, VerifyResult
+from attncheck.verify.result import (
+    DerivationResult,
+    StepResult,
+    StepStatus,
+    VerifyResult,
+)
 from derivations import Hypothesis
 from derivations.printing import AttnLatexPrinter, escape
 

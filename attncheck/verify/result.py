@@ -68,7 +68,7 @@ class StepResult:
     residual: Expr
     mean_square: bool = False
     checker: str = "moments"
-    evidence: "Evidence | None" = field(default=None, compare=False)
+    evidence: Evidence | None = field(default=None, compare=False)
     lhs_source: str = ""
     rhs_source: str = ""
 

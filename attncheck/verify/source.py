@@ -27,7 +27,7 @@ from typing import Literal
 
 from attncheck.verify.errors import Location, VerifyError
 
-__all__ = ["Block", "Directive", "Format", "MAX_FILE_BYTES", "Source", "read_source", "scan"]
+__all__ = ["MAX_FILE_BYTES", "Block", "Directive", "Format", "Source", "read_source", "scan"]
 
 Format = Literal["tex", "md"]
 #: Lecture notes are kilobytes; a megabyte of LaTeX is not notes, and parsing it would be slow.
@@ -132,7 +132,7 @@ _BLOCK = re.compile(
     r"\$\$(?P<dollar>.*?)\$\$"
     r"|(?<!\\)\\\[(?P<bracket>.*?)\\\]"
     rf"|\\begin\s*\{{(?P<env>{_ENVS})(?P<star>\*?)\}}(\{{\d+\}})?(?P<body>.*?)\\end\s*\{{(?P=env)(?P=star)\}}",
-    re.S,
+    re.DOTALL,
 )
 _DIRECTIVE = re.compile(r"[ \t%]*attncheck\s*:")
 
@@ -193,10 +193,10 @@ def scan(source: Source, fmt: Format) -> list[Block | Directive]:
     events: list[Block | Directive] = []
     if fmt == "md":
         # Code is never math: fenced blocks, then inline code spans.
-        fences = re.finditer(r"^(```|~~~).*?(^\1[^\n]*$|\Z)", text, re.M | re.S)
+        fences = re.finditer(r"^(```|~~~).*?(^\1[^\n]*$|\Z)", text, re.MULTILINE | re.DOTALL)
         text = _blank(text, [m.span() for m in fences])
         text = _blank(text, [m.span() for m in re.finditer(r"(`+)[^`\n]+?\1", text)])
-        comments = list(re.finditer(r"<!--(.*?)(-->|\Z)", text, re.S))
+        comments = list(re.finditer(r"<!--(.*?)(-->|\Z)", text, re.DOTALL))
         for m in comments:
             if not m.group(2):
                 raise VerifyError("'<!--' comment is never closed; expected '-->'",
