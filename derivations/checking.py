@@ -54,6 +54,7 @@ __all__ = [
     "Status",
     "Step",
     "StepVerdict",
+    "apply_hypotheses",
     "check_equality",
     "is_zero",
 ]
@@ -106,8 +107,9 @@ def _nonzero_at(expr: Expr, seed: int) -> bool:
 _PRIMES = (7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43)
 
 
-def _apply_all(expr: Expr, hyps: tuple[Hypothesis, ...], model: Model) -> Expr:
-    for h in hyps:
+def apply_hypotheses(expr: Expr, hyps: tuple[Hypothesis, ...], model: Model) -> Expr:
+    """expr with every hypothesis substituted, in the order their ranks require."""
+    for h in sorted(hyps, key=lambda h: h.rank):  # stable: equal ranks keep their order
         expr = h.apply(expr, model)
     return expr
 
@@ -126,7 +128,7 @@ def minimal_hypothesis_sets(
             s = frozenset(combo)
             if any(f <= s for f in found):
                 continue
-            if is_zero(_apply_all(residual, combo, model)):
+            if is_zero(apply_hypotheses(residual, combo, model)):
                 found.append(s)
     return tuple(found)
 
@@ -211,7 +213,7 @@ def check_equality(
     mean_square = is_random(diff, model)
     residual = _canonical(expectation(diff**2, model) if mean_square else diff)
     needs = minimal_hypothesis_sets(residual, hypotheses, model)
-    given = _canonical(_apply_all(residual, hypotheses, model))
+    given = _canonical(apply_hypotheses(residual, hypotheses, model))
     if needs and not needs[0]:
         status = Status.HOLDS
     elif needs:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import ClassVar
 
 from sympy import Eq, Expr, Integer, Rel, Symbol, sqrt
 
@@ -39,7 +40,15 @@ INDEX = Symbol("i", integer=True, positive=True)
 
 @dataclass(frozen=True)
 class Hypothesis(ABC):
-    """A statement that holds for every index i (the families are i.i.d.)."""
+    """A statement that holds for every index i (the families are i.i.d.).
+
+    Hypotheses act by substitution, so the order matters; ``rank`` fixes it:
+    independence first (it turns mixed moments into each family's own), then
+    correlations, means and variances, and laws last (they fix the families' own
+    moments, including those that independence has just produced).
+    """
+
+    rank: ClassVar[int] = 0
 
     @abstractmethod
     def apply(self, expr: Expr, model: Model) -> Expr:
@@ -56,6 +65,7 @@ class Hypothesis(ABC):
 
 @dataclass(frozen=True)
 class MeanIs(Hypothesis):
+    rank: ClassVar[int] = 2
     family: str
     value: Expr = Integer(0)
 
@@ -75,6 +85,7 @@ class MeanIs(Hypothesis):
 
 @dataclass(frozen=True)
 class VarianceIs(Hypothesis):
+    rank: ClassVar[int] = 3
     family: str
     value: Expr = Integer(1)
 
@@ -100,6 +111,7 @@ class VarianceIs(Hypothesis):
 class Independent(Hypothesis):
     """q_i ⟂ k_i: a dependent pair of the model is in fact independent."""
 
+    rank: ClassVar[int] = 0
     a: str
     b: str
 
@@ -127,6 +139,7 @@ class Independent(Hypothesis):
 
 @dataclass(frozen=True)
 class CorrelationIs(Hypothesis):
+    rank: ClassVar[int] = 1
     a: str
     b: str
     value: Expr
@@ -145,6 +158,7 @@ class CorrelationIs(Hypothesis):
 class DistributedAs(Hypothesis):
     """The standardized components of a moments-only family follow a named law."""
 
+    rank: ClassVar[int] = 4
     family: str
     dist: Distribution
 

@@ -122,3 +122,16 @@ def test_derivation_conclusion_and_used_hypotheses() -> None:
 def test_malformed_derivations_are_refused(build: object, match: str) -> None:
     with pytest.raises(InvalidModel, match=match):
         build()  # type: ignore[operator]
+
+
+def test_hypotheses_apply_in_the_order_substitution_needs() -> None:
+    # Declared laws first, independence last: independence still factorizes the mixed
+    # moments into the families' own, which the laws then fix (E[(q·k)⁴] = 3d² + 6d).
+    from derivations import DistributedAs, Family, Model
+    m = Model((Family("q"), Family("k")), dependent=(("q", "k"),))
+    qq, kk = m.family("q").base, m.family("k").base
+    hyps = (DistributedAs("q", "normal"), DistributedAs("k", "normal"), MeanIs("q"), MeanIs("k"),
+            VarianceIs("q"), VarianceIs("k"), Independent("q", "k"))
+    v = check_equality(E(Dot(qq, kk) ** 4), 3 * m.dim**2 + 6 * m.dim, m, hyps)
+    assert v.status is Status.HOLDS_GIVEN and v.needs == (frozenset(hyps),)
+    assert not check_equality(E(Dot(qq, kk) ** 4), 3 * m.dim**2, m, hyps).holds

@@ -48,9 +48,7 @@ from attncheck.verify.source import (
     scan,
 )
 from derivations import (
-    CorrelationIs,
     DerivationError,
-    DistributedAs,
     ExpressionTooLarge,
     Hypothesis,
     Independent,
@@ -59,7 +57,7 @@ from derivations import (
     VarianceIs,
     check_equality,
 )
-from derivations.checking import _apply_all
+from derivations.checking import apply_hypotheses
 from derivations.expectation import MAX_TERMS, _canonical
 from derivations.operators import Cov, Var
 
@@ -92,12 +90,8 @@ def candidates(model: Model, declared: tuple[Hypothesis, ...]) -> tuple[Hypothes
     pool += [MeanIs(f.name) for f in model.families if f.name not in means]
     pool += [VarianceIs(f.name) for f in model.families if f.name not in variances]
     pool += [Independent(a, b) for a, b in model.dependent]
-
-    def rank(h: Hypothesis) -> int:
-        order = (Independent, CorrelationIs, MeanIs, VarianceIs, DistributedAs)
-        return next(n for n, kind in enumerate(order) if isinstance(h, kind))
-
-    return tuple(sorted(dict.fromkeys(pool), key=rank))  # sorted is stable: file order kept
+    # Hypothesis.rank is the order substitution needs; sorted is stable: file order kept.
+    return tuple(sorted(dict.fromkeys(pool), key=lambda h: h.rank))
 
 
 def _expansion_bound(e: Expr, cap: int) -> int:
@@ -198,7 +192,7 @@ def _check_step(
         status, needs = StepStatus.NEEDS_UNDECLARED, v.needs
     else:
         status, needs = StepStatus.FAILS, ()
-    residual = _canonical(_apply_all(v.residual, tuple(h for h in pool if h in dset), model))
+    residual = _canonical(apply_hypotheses(v.residual, tuple(h for h in pool if h in dset), model))
     return StepResult(number, loc, lhs, rhs, b.reason, status, needs, dset, residual,
                       v.mean_square, "moments")
 
