@@ -1,8 +1,12 @@
 """Plain-text rendering of expressions and verdicts for the terminal (LaTeX lives in the printer).
 
 >>> from sympy import Symbol
+>>> from sympy import IndexedBase, Sum
 >>> text(Symbol("mu_q") ** 2 * Symbol("sigma_k") ** 2)
 'μ_q**2*σ_k**2'
+>>> q, i = IndexedBase("q"), Symbol("i")
+>>> text(Sum(q[i] ** 2, (i, 1, Symbol("d"))))
+'Σ_{i=1..d}(q_i**2)'
 """
 
 from __future__ import annotations
@@ -18,7 +22,14 @@ _GREEK = {"mu": "μ", "sigma": "σ", "rho": "ρ", "kappa": "κ", "gamma": "γ"}
 
 
 class TextPrinter(StrPrinter):
-    """StrPrinter with Greek letters for the model's parameters (μ_q rather than mu_q)."""
+    """StrPrinter with Greek letters for the model's parameters (μ_q rather than mu_q),
+    components as q_i and sums as Σ_{i=1..d}(…).
+
+    Indexed has its own ``_sympystr``, which a printer prefers to its ``_print_``
+    methods: a printmethod of our own makes the dispatch by class take over.
+    """
+
+    printmethod = "_attncheck_text"
 
     def _print_Symbol(self, expr: Symbol) -> str:
         head, sep, tail = expr.name.partition("_")
@@ -26,6 +37,20 @@ class TextPrinter(StrPrinter):
 
     def _print_Indexed(self, expr: Expr) -> str:
         return f"{expr.base}_{','.join(map(self._print, expr.indices))}"
+
+    def _print_Sum(self, expr: Expr) -> str:
+        out = self._print(expr.function)
+        for var, lo, hi in reversed(expr.limits):
+            out = f"Σ_{{{self._print(var)}={self._print(lo)}..{self._print(hi)}}}({out})"
+        return out
+
+    def _print_Dot(self, expr: Expr) -> str:
+        return str(expr._sympystr(self))
+
+    def _print_StdMoment(self, expr: Expr) -> str:
+        return self._print_Symbol(Symbol(expr._sympystr(self)))  # kappa_q → κ_q
+
+    _print_MixedMoment = _print_Dot
 
 
 def text(expr: Expr) -> str:

@@ -19,6 +19,7 @@ q·k
 from __future__ import annotations
 
 from sympy import Expr, Function, IndexedBase
+from sympy.printing.precedence import PRECEDENCE
 
 __all__ = ["E", "Var", "D", "Cov", "Dot"]
 
@@ -68,6 +69,8 @@ class Dot(Expr):
     """
 
     is_commutative = True
+    #: Between a product and a power: printers write (q·k)² but q·k/√d, not (q·k)/√d.
+    precedence = (PRECEDENCE["Mul"] + PRECEDENCE["Pow"]) // 2
 
     def __new__(cls, a: IndexedBase, b: IndexedBase) -> "Dot":
         if not isinstance(a, IndexedBase) or not isinstance(b, IndexedBase):

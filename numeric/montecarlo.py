@@ -35,7 +35,7 @@ import math
 import os
 from abc import ABC, abstractmethod
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Callable, Sequence
 
@@ -120,12 +120,18 @@ class _Plan:
     args: list[Expr]
     centres: NDArray[np.float64]
 
+    grad: list[Expr] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # Differentiated once: the delta method evaluates the gradient for every pilot
+        # and every estimate, and SymPy's diff costs more than the evaluation.
+        self.grad = [diff(self.f, s) for s in self.means]
+
     def value_and_grad(self, m: NDArray[np.float64]) -> tuple[float, NDArray[np.float64]]:
         subs: dict[Expr, float] = dict(zip(self.means, map(float, m)))
         subs.update({_CENTRE[a]: float(c) for a, c in enumerate(self.centres)})
         value = float(self.f.xreplace(subs))
-        grad = np.array([float(diff(self.f, s).xreplace(subs)) for s in self.means])
-        return value, grad
+        return value, np.array([float(g.xreplace(subs)) for g in self.grad])
 
 
 def _plan(expr: Expr) -> _Plan:
