@@ -15,6 +15,7 @@ from rich.table import Table
 from attncheck.catalogue import DotProductSection
 from attncheck.publish import register as register_publishing
 from attncheck.sections import CheckRow, CheckSettings, Section
+from attncheck.text import output_console
 from attncheck.softmax_catalogue import SoftmaxSection
 from derivations import DerivationError
 
@@ -72,9 +73,7 @@ def _steps_text(rows: list[CheckRow]) -> list[str]:
 def _cmd_check(args: argparse.Namespace) -> int:
     settings = CheckSettings(seed=args.seed, alpha=args.alpha, power=args.power,
                              detect=args.detect, numeric=not args.symbolic_only)
-    console = Console()
-    if not console.is_terminal:  # a pipe or a file: no terminal width to respect
-        console = Console(width=200)
+    console = output_console()
     rows = _run_sections(settings, Console(stderr=True), quiet=args.json)
     ok = all(r.ok for r in rows)
     if args.json:

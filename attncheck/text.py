@@ -11,12 +11,13 @@
 
 from __future__ import annotations
 
+from rich.console import Console
 from sympy import Expr, Symbol
 from sympy.printing.str import StrPrinter
 
 from derivations import Hypothesis, StepVerdict
 
-__all__ = ["text", "needs_text", "verdict_text"]
+__all__ = ["needs_text", "output_console", "text", "verdict_text"]
 
 _GREEK = {"mu": "μ", "sigma": "σ", "rho": "ρ", "kappa": "κ", "gamma": "γ"}
 
@@ -80,3 +81,10 @@ def needs_text(v: StepVerdict) -> str:
 
 def verdict_text(v: StepVerdict) -> str:
     return f"{text(v.lhs)} = {text(v.rhs)}: {needs_text(v)}"
+
+
+def output_console() -> Console:
+    """The console tables go to: the terminal's width, or 200 columns in a pipe or a file
+    (rich's default of 80 would wrap every formula over several lines)."""
+    console = Console(soft_wrap=False)
+    return console if console.is_terminal else Console(width=200, soft_wrap=False)

@@ -17,7 +17,7 @@ import json
 import sys
 from typing import Any
 
-from rich.console import Console
+from attncheck.text import output_console
 
 from attncheck.verify.check import NUMERIC_SECONDS, verify
 from attncheck.verify.report import status_text, table, to_json, to_latex
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_table(r: VerifyResult) -> None:
-    console = Console(soft_wrap=False)
+    console = output_console()
     console.print(table(r))
     bad = [s for s in r.steps if not s.holds]
     n = len(r.steps)
