@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 from sympy import Expr, srepr
 
-from derivations import Derivation, Hypothesis, Independent, evaluate
+from derivations import Cov, Derivation, E, Hypothesis, Independent, Var, evaluate
 from derivations.expectation import is_random
 from numeric.montecarlo import Estimate, critical_values, estimate
 from numeric.points import Point, point_for
@@ -86,7 +86,7 @@ def compare(
     size at which the truth is confirmed.
     """
     model = point.model
-    plain = not rhs.atoms(*_OPERATORS) and not is_random(rhs, model)
+    plain = not rhs.atoms(E, Var, Cov) and not is_random(rhs, model)
     target = lhs if plain else lhs - rhs
     # Relative errors are relative to the size of the sides (exact, from the symbolic
     # side), also when the difference of two estimated sides is what is tested.
@@ -120,9 +120,6 @@ def judge(
     return Comparison(est, reference, z, crit, alpha, power, (crit + zp) * est.se / size, point)
 
 
-from derivations.operators import Cov, E, Var  # noqa: E402
-
-_OPERATORS = (E, Var, Cov)
 
 
 @dataclass(frozen=True)
