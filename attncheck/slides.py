@@ -31,6 +31,7 @@ from attncheck.plots import Experiments, run_experiments, write_plots
 from attncheck.softmax_claims import checked
 from attncheck.tex import COLORS
 from derivations import Derivation, DerivationError, DerivationVerdict, evaluate
+from derivations.checking import apply_hypotheses
 from derivations import softmax as sm
 from derivations import softmax_saturation as sat
 from derivations.lecture import (
@@ -68,10 +69,7 @@ class Mistake:
 
 
 def _at(d: Derivation, side: Expr, point: dict[Expr, Expr]) -> Expr:
-    value = evaluate(side, d.model)
-    for h in d.hypotheses:
-        value = h.apply(value, d.model)
-    value = value.subs(point)
+    value = apply_hypotheses(evaluate(side, d.model), d.hypotheses, d.model).subs(point)
     if not value.is_number:
         raise DerivationError(f"mistake {d.title!r}: value {value} still has free symbols at {point}")
     return value
