@@ -179,6 +179,7 @@ WORDS: dict[str, Entry] = {
 #: full-width punctuation: no ASCII ":" "," ";" "(" in Chinese text.
 SENTENCES: dict[str, dict[str, str]] = {
     "holds": {"en": "holds in general", "zh": "恒成立"},
+    "holds-decimals": {"en": "holds to the decimal places written", "zh": "在所写的小数位数内成立"},
     "holds-given": {"en": "holds given {hypotheses}", "zh": "在 {hypotheses} 下成立"},
     "or": {"en": " or ", "zh": " 或 "},
     "colon": {"en": ": ", "zh": "："},

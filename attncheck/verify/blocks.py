@@ -227,9 +227,10 @@ def _scan_markdown(source: Source) -> list[Event]:
                 content = content.rstrip("\n")
             start, anchors = _anchor(content, text, lo, hi)
             whole = Math(start, content, anchors, display=True)
-            # "$$a = b$$ $$= c$$" on one line: two displays, as MathJax shows them
+            # "$$a = b$$ $$= c$$" or "$$ x = 1 $$ and $$ y = 2 $$" on one line: two
+            # displays, as MathJax shows them (the words between are prose)
             cut = 0
-            for m in re.finditer(r"\$\$\s*\$\$", content):
+            for m in re.finditer(r"\$\$[^$\\=^_{}&]{0,40}\$\$", content):
                 events.append(_part(whole, cut, m.start()))
                 cut = m.end()
             events.append(_part(whole, cut, len(content)) if cut else whole)

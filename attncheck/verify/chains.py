@@ -32,6 +32,7 @@ from functools import lru_cache
 from typing import Any
 
 from sympy import (
+    Derivative,
     Expr,
     Function,
     Indexed,
@@ -192,7 +193,14 @@ def substitute(e: Expr, aliases: Sequence[tuple[Expr, Expr]]) -> Expr:
 
     A value that names something defined after it ("L = P(y|x) = p^y (1-p)^{1-y}": L's value
     P(y|x) is written out one row later) is substituted again — a few rounds, and never a
-    definition whose value holds its own name (x := x/√d rescales, it does not recurse)."""
+    definition whose value holds its own name (x := x/√d rescales, it does not recurse).
+    A worked example's values (o = 2, x = 3) are not put in for the variable a derivative is
+    taken by: ∂L/∂o asks how L moves with o, which a number in o's place cannot say."""
+    by = {v for d in e.atoms(Derivative) for v in d.variables}
+    if by:
+        aliases = [(n, v) for n, v in aliases
+                   if not (n in by or isinstance(n, Indexed) and any(
+                       isinstance(b, Indexed) and b.base == n.base for b in by))]
     e = _substitute_once(e, aliases)
     again = [(n, v) for n, v in aliases if _name_key(n) not in _names(v)]
     defined = {_name_key(n) for n, _ in again}

@@ -415,6 +415,11 @@ class _Lexer:
             return j
         if name in _TRANSPARENT:
             a = _argument(text, j)
+            if name in ("boxed", "fbox") and a and re.match(r"\s*\\(boxed|fbox)\b",
+                                                            text[a[2]:hi]):
+                # o = \boxed{2}\boxed{3}\boxed{4}: boxes side by side draw a vector's
+                # entries, they do not multiply
+                raise LexError("a row of \\boxed{…} entries (a vector drawn as boxes)", i)
             if a and text[a[0] - 1:a[0]] == "{":
                 self.emit("LBRACE", "{", a[0] - 1, a[0])
                 self.run(a[0], a[1])

@@ -228,6 +228,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                     functions=frozenset(functions - {"L"}), scalars=scalars,
                     dependent=pairs,
                     vectors=_vector_indexed(rows, families),
+                    indexed=frozenset((indexed | _in_products_of_vectors(rows))
+                                      - set(families) - set(scalars) - {"e", dim}),
                     matrices=_two_indexed(rows, families))
 
 

@@ -188,7 +188,8 @@ def status_text(s: StepResult) -> str:
     or 'fails: residual …'.
     """
     if s.status is StepStatus.HOLDS:
-        return "holds in general"
+        return "holds to the decimal places written" if s.checker == "decimals" else \
+            "holds in general"
     if s.note and not s.status.judged:
         where = f" (at {s.problem_location.line}:{s.problem_location.column})" \
             if s.problem_location else ""
