@@ -68,7 +68,7 @@ class Chain(Protocol):
 __all__ = ["Chain", "Step", "note_detail", "step_failure", "step_rule"]
 
 # verify's own notes begin with these words; a report in another language says them itself
-_NOTE_PREFIX = re.compile(r"^(not read|not checked|cannot check|definition|assumption|"
+_NOTE_PREFIX = re.compile(r"^(math not read|not read|not checked|cannot check|definition|assumption|"
                           r"condition): *")
 
 

@@ -67,7 +67,7 @@ from attncheck.verify.rows import (
 from derivations.operators import Cov, E, Var
 
 __all__ = ["Assumed", "Chain", "Link", "Step", "build_chains", "is_condition_block", "rows_of",
-           "substitute"]
+           "substitute", "without_variables"]
 
 _KINDS = {"=": "claim", ":=": "definition", "=:": "definition", "≈": "approximation",
           "~": "approximation", "∝": "proportion", "≤": "inequality", "≥": "inequality",
@@ -193,14 +193,8 @@ def substitute(e: Expr, aliases: Sequence[tuple[Expr, Expr]]) -> Expr:
 
     A value that names something defined after it ("L = P(y|x) = p^y (1-p)^{1-y}": L's value
     P(y|x) is written out one row later) is substituted again — a few rounds, and never a
-    definition whose value holds its own name (x := x/√d rescales, it does not recurse).
-    A worked example's values (o = 2, x = 3) are not put in for the variable a derivative is
-    taken by: ∂L/∂o asks how L moves with o, which a number in o's place cannot say."""
-    by = {v for d in e.atoms(Derivative) for v in d.variables}
-    if by:
-        aliases = [(n, v) for n, v in aliases
-                   if not (n in by or isinstance(n, Indexed) and any(
-                       isinstance(b, Indexed) and b.base == n.base for b in by))]
+    definition whose value holds its own name (x := x/√d rescales, it does not recurse)."""
+    aliases = without_variables(aliases, e)
     e = _substitute_once(e, aliases)
     again = [(n, v) for n, v in aliases if _name_key(n) not in _names(v)]
     defined = {_name_key(n) for n, _ in again}
@@ -211,6 +205,20 @@ def substitute(e: Expr, aliases: Sequence[tuple[Expr, Expr]]) -> Expr:
         if e == before:
             break
     return e
+
+
+def without_variables(aliases: Sequence[tuple[Expr, Expr]], *sides: Any
+                      ) -> tuple[tuple[Expr, Expr], ...]:
+    """The definitions that may go into a step: not those of a variable the step
+    differentiates by — a worked example's o = 2 or x = 3 says where a derivative is
+    evaluated, and ∂L/∂o asks how L moves with o, which a number in o's place cannot say."""
+    by = {v for e in sides if isinstance(e, Expr)
+          for d in e.atoms(Derivative) for v in d.variables}
+    if not by:
+        return tuple(aliases)
+    return tuple((n, v) for n, v in aliases
+                 if not (n in by or isinstance(n, Indexed) and any(
+                     isinstance(b, Indexed) and b.base == n.base for b in by)))
 
 
 def _names(e: Expr) -> set[str]:

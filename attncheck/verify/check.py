@@ -64,6 +64,7 @@ from attncheck.verify.chains import (
     is_condition_block,
     rows_of,
     substitute,
+    without_variables,
 )
 from attncheck.verify.declarations import State, default_dimension, hypotheses_of
 from attncheck.verify.errors import Location, VerifyError
@@ -269,6 +270,20 @@ def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
             continue
         out.append(name)
     return out
+
+
+def _particular_entries(step: Step, lhs: Expr, rhs: Expr) -> list[str]:
+    """Entries with a number for index (x_1, x_2) that the note's definitions brought into a
+    step written with general indices (x_i) only."""
+    written = [v for v in (step.lhs.value, step.rhs.value) if isinstance(v, Expr)]
+    bound = {lim[0] for v in written for sm in v.atoms(Sum) for lim in sm.limits}
+    if not any(isinstance(a, Symbol) and a not in bound
+               for v in written for x in v.atoms(Indexed) for a in x.indices):
+        return []  # ∂L/∂x_3 = y_3 − 1: a step about particular entries itself
+    before = {x for v in written for x in v.atoms(Indexed)}
+    brought = {x for x in (lhs - rhs).atoms(Indexed)
+               if x.indices and all(a.is_Integer for a in x.indices)} - before
+    return sorted(str(x.base.label) + "_" + ",".join(map(str, x.indices)) for x in brought)
 
 
 def _variables_of_derivatives(*es: Expr) -> set[Symbol]:
@@ -698,9 +713,11 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     if remaining <= 0:
         return _recorded(ctx, step, StepStatus.NOT_CHECKED, "not checked: time budget spent "
                          f"(--timeout {ctx.settings.timeout:g} s)", n, dset, model)
-    lhs = substitute(step.lhs.value, step.aliases)
-    rhs = substitute(step.rhs.value, step.aliases)
-    lhs, rhs = _worked_example(lhs, rhs, step.aliases)
+    aliases = without_variables(step.aliases, step.lhs.value, step.rhs.value)
+    lhs = substitute(step.lhs.value, aliases)
+    rhs = substitute(step.rhs.value, aliases)
+    lhs, rhs = _worked_example(lhs, rhs, aliases)
+    particular = _particular_entries(step, lhs, rhs)  # before a case's i ≠ j makes i, j numbers
     lhs, rhs = _implicit_functions(lhs, rhs)
     if (lhs.has(PRIME) or rhs.has(PRIME)):
         if variable is None and (lhs.has(XI) or rhs.has(XI)):
@@ -759,6 +776,14 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                          n, dset, model)
     if status is StepStatus.FAILS and _within_written_decimals(lhs, rhs, step):
         status, needs, checker = StepStatus.HOLDS, (frozenset(),), "decimals"
+    if particular and status is StepStatus.FAILS:
+        # E := e^{z_1} + e^{z_2} + e^{z_3} from the note's three-class example, put into a
+        # step about a general z_i: the note meant its general E there, which it only named
+        said = _in_note_letters(", ".join(particular), model_notation(ctx))
+        return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: a "
+                                 f"definition written for particular entries ({said}) would "
+                                 "be put into a step about general ones", n, dset, model),
+                       lhs=lhs, rhs=rhs)
     unknown = [_in_note_letters(u, model_notation(ctx)) for u in _unknown_quantities(
         lhs, rhs, model, ctx.notation, only_vectors=checker == "calculus")] \
         if status is StepStatus.FAILS else []
@@ -894,7 +919,7 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
                 add(f.hypothesis, source.location(e.offset(0)), f.phrase)
             # "* 各维度的 q_i, k_i 相互独立 / * 均值为 0 / * 方差为 1": items go on the subject
             context = bool(found) and isinstance(e, Prose)
-            m = _TARGET_WORDS.search(text)
+            m = _TARGET_WORDS.search(text) or _one_hot_lists(text)
             if m:
                 add(_target_sums_to_one(), source.location(e.offset(0)), m.group(0))
             m = _CORRECT_CLASS.search(text)
@@ -935,6 +960,25 @@ _CORRECT_CLASS = re.compile(
     r"\s*(?:is|=|:)\s*([a-z])\b(?!\s*[_^=]|\()|"
     r"(?:正确|真实|目标)的?(?:类别|类|标签)的?(?:下标|索引|编号)?\s*(?:为|是|=)\s*([a-z])(?![A-Za-z_(^])",
     re.I)
+
+
+_BIT_LIST = re.compile(r"\[\s*[01](?:\s*,\s*[01])+\s*\]")
+
+
+def _one_hot_lists(text: str) -> re.Match[str] | None:
+    """"y_j 取值 [1,0,0] 或者 [0,1,0] 或者 [0,0,1]": the label's possible values listed, each
+    with a single 1 — one-hot in all but name (one example value alone says less).
+
+    >>> bool(_one_hot_lists("y takes [1,0,0] or [0,1,0] or [0,0,1]"))
+    True
+    >>> bool(_one_hot_lists("y = [0, 1, 0] in this example"))
+    False
+    """
+    lists = list(_BIT_LIST.finditer(text))
+    if len(lists) < 2 or not all(m.group(0).count("1") == 1 for m in lists):
+        return None
+    between = text[lists[0].end():lists[1].start()]
+    return lists[0] if re.search(r"或|\bor\b|,|，|、", between) else None
 
 
 def _one_hot(label: Indexed) -> Hypothesis:

@@ -247,7 +247,8 @@ def print_result(r: VerifyResult, console: Console, lang: str = "en",
             plain(w.say("read-from-text", where=n.location, hypothesis=n.hypothesis,
                         text=n.text))
     for n in r.problems:
-        plain(w.say("not-read-at", where=n.location, text=n.text))
+        plain(w.say("not-read-at", where=n.location,
+                    text=n.text if lang == "en" else w.note(note_detail(n.text))))
     for s in r.steps:  # file:line:col first, as compilers write it: editors jump there
         if s.status.wrong or (s.is_claim and not s.status.judged):
             d = next(d for d in r.derivations if s in d.steps)
