@@ -248,6 +248,23 @@ def _scan_markdown(source: Source) -> list[Event]:
     return sorted(events, key=_position)
 
 
+def _own_line(raw: str, lo: int, hi: int) -> bool:
+    r"""Whether the $$…$$ around raw[lo:hi] stands on its own line(s) — a display — or sits
+    inside a sentence ("则$$y_i=1$$,其余的$$j \neq i$$都有$$y_j=0$$"), where kramdown and the
+    blogs written for it mean inline math: a premise of the sentence, not a step to judge.
+
+    >>> _own_line("x\n$$a=b$$\ny", 4, 7), _own_line("then $$a=b$$, so", 7, 10)
+    (True, False)
+    >>> _own_line("gives: $$a=b$$", 9, 12), _own_line("都有$$y_j=0$$。", 4, 9)
+    (True, False)
+    """
+    before = raw[raw.rfind("\n", 0, lo) + 1:lo]
+    end = raw.find("\n", hi)
+    after = raw[hi:end if end >= 0 else len(raw)]
+    return re.fullmatch(r"(?:.*[:：])?[\s>*+\-$]*", before) is not None and \
+        re.fullmatch(r"[\s$.,，。:：;；!！?？)）]*", after) is not None
+
+
 def _part(m: Math, a: int, b: int) -> Math:
     """The display m.text[a:b] of a block that holds several."""
     anchors = tuple((i - a, m.offset(a) + (i - a)) for i, _ in [(a, 0)])
@@ -300,7 +317,8 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
                 r"\s*\$+\s*" + re.escape(child.content.strip()) + r"\s*\$+[\s.,，。]*",
                 raw) is not None
             out.append(Math(where.offset(at), child.content, sub,
-                            display=child.type == "math_inline_double" and not kramdown,
+                            display=child.type == "math_inline_double" and not kramdown
+                            and _own_line(raw, at, at + len(child.content)),
                             alone=alone))
         elif child.type == "html_inline":
             at = raw.find(child.content, cursor)

@@ -314,6 +314,11 @@ def _toks_name(toks: Sequence[Tok]) -> str | None:
     return toks[0].value.replace(BOLD, "")
 
 
+#: Words in the math just before a row that make it a premise: what is given, not shown.
+_PREMISE = re.compile(r"(已知|由于|因为|假设|假定|given|since|because|assuming|assume)"
+                      r"\s*(that)?\s*[:：,，]?\s*$", re.I)
+
+
 def _defines_next(lead: str) -> bool:
     """The words before a display say it defines ("令", "let", "where", "we define"): in the
     last clause, and not already spent on an inline equation after them ("令 $p_i = …$。"
@@ -612,6 +617,9 @@ class _Builder:
         if n == 0 and not self.current and not after_implies and left.toks and \
                 is_index_condition(left.toks + (Tok("REL", "=", 0, 0),) + right.toks):
             return "condition"
+        if n == 0 and _PREMISE.search(row.lead):
+            # "且已知 Σ_j y_j = 1，所以 …", "\text{since } a = b": given, not claimed
+            return "assumption"
         defining = _defines_next(lead)
         if self.hidden and n == 0 and not self.current and isinstance(lv, Indexed) and \
                 all(a.is_Integer for a in lv.indices) and isinstance(rv, Expr) and rv.is_number:
