@@ -115,3 +115,15 @@ def test_a_whole_vector_is_never_judged_as_a_number(text: str) -> None:
 ])
 def test_fractions_notes_write_are_readable(tex: str, shown: str) -> None:
     assert readable(tex) == shown
+
+
+@pytest.mark.parametrize("row,status", [("- y_i y_j", "holds"), ("- y_i^2", "fails")])
+def test_a_display_right_after_a_prose_line_is_read_whole(row: str, status: str) -> None:
+    # "Now, we have⏎$$⏎\begin{align*}" with a row starting "- ": one display, as MathJax
+    # shows it (it used to become a paragraph and a Markdown list: "never closed")
+    text = ("Now, we have\n$$\n\\begin{align*}\n\\frac{\\partial y_i}{\\partial x_j} &= \\begin{cases}\n"
+            "y_i(1 - y_i), & \\text{if $i = j$} \\\\\n" + row + ", & \\text{if $i \\ne j$}\n"
+            "\\end{cases}\n\\end{align*}\n$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert not r.problems, [p.text for p in r.problems]
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == ["holds", status]

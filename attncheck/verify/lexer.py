@@ -492,7 +492,7 @@ class _Lexer:
         a = _argument(text, j)
         if not a:
             raise LexError(f"\\{name} without its {{…}}", i)
-        inner = text[a[0]:a[1]]
+        inner = text[a[0]:a[1]].replace("\ue024", "$")  # blocks.TEXT_DOLLAR: $ as written
         core = inner.strip()
         font = name in ("mathrm", "operatorname", "operatorname*")
         if font:  # \operatorname*{arg\,min}: spacing inside a name is not a word break
