@@ -338,6 +338,15 @@ ROW_MACROS = r"""\makeatletter
 \newcommand\attnline[1]{\strut#1\par}
 \newcommand\attnremark[1]{{\scriptsize\color{gray}\strut#1\par}}
 \newcommand\attnwhen[1]{\par\noindent{\small\bfseries #1}\par\smallskip}
+% a command the note uses that the deck does not define: shown as its name, upright
+\newcommand\attnprovide[1]{\ifcsname #1\endcsname\else
+  \typeout{attncheck: the note's \expandafter\string\csname #1\endcsname\space is not defined here: shown as its name}%
+  \expandafter\def\csname #1\endcsname{\ensuremath{\operatorname{#1}}}\fi}
+\makeatother"""
+
+#: A frame's rows: set in a box, which is scaled down when it is taller than the frame
+#: (an article sets its rows as they come: see attncheck.verify.report).
+_FRAME_BODY = r"""\makeatletter
 \newcommand\attnbody[1]{%
   \setlength\attn@mathw{\attnmathshare\linewidth}%
   \setlength\attn@notew{\dimexpr\linewidth-\attn@mathw-1em\relax}%
@@ -349,10 +358,6 @@ ROW_MACROS = r"""\makeatletter
     \typeout{attncheck: scaled a frame to fit: \the\dimexpr\ht\attn@body+\dp\attn@body\relax\space into \the\attn@avail}%
     \noindent\resizebox*{!}{\attn@avail}{\usebox\attn@body}%
   \else\noindent\usebox\attn@body\fi}
-% a command the note uses that the deck does not define: shown as its name, upright
-\newcommand\attnprovide[1]{\ifcsname #1\endcsname\else
-  \typeout{attncheck: the note's \expandafter\string\csname #1\endcsname\space is not defined here: shown as its name}%
-  \expandafter\def\csname #1\endcsname{\ensuremath{\operatorname{#1}}}\fi}
 \makeatother"""
 
 #: Characters the Fandol fonts lack (they cover about 10,000, simplified Chinese first; a
@@ -591,6 +596,7 @@ def _document(t: Texts, settings: DeckSettings, frames: Sequence[str], title: st
         COLORS,
         r"\definecolor{unread}{RGB}{200,110,0}",
         ROW_MACROS,
+        _FRAME_BODY,
         rf"\newcommand\attnmathshare{{{MATH_SHARE[settings.aspect]}}}",
         *dict.fromkeys(defined),  # the notes' own maths commands
         r"\AtBeginDocument{" + "".join(rf"\attnprovide{{{m}}}" for m in macros) + "}" if macros else "",

@@ -82,6 +82,7 @@ not-read, definition, assumption, condition, and ``read``/``problems``)::
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 from rich.table import Table
@@ -276,8 +277,10 @@ WORDS = {
 
 
 def language(r: VerifyResult) -> str:
-    """"zh" when the notes' reasons or titles contain CJK characters, else "en"."""
-    texts = [d.title for d in r.derivations] + [s.reason for s in r.steps]
+    """"zh" when the notes' reasons, titles or the words their hypotheses were read from
+    contain CJK characters, else "en"."""
+    texts = ([d.title for d in r.derivations] + [s.reason for s in r.steps]
+             + [n.text for n in r.notes if not n.problem])
     return "zh" if any("\u4e00" <= c <= "\u9fff" for t in texts for c in t) else "en"
 
 
@@ -287,13 +290,12 @@ def language(r: VerifyResult) -> str:
 _ARTICLE = r"""\usepackage[a4paper,margin=2.2cm]{geometry}
 \usepackage{amsmath,amssymb,mathtools,bm,graphicx,xcolor}
 \setlength\parindent{0pt}
-\setlength\parskip{2pt plus 1pt}
-\newcommand\attnmathshare{0.6}"""
+\setlength\parskip{2pt plus 1pt}"""
 
-#: The deck's \attnbody fits a frame; an article's chain may run over a page: its rows are
+#: A deck's \attnbody fits a frame; an article's chain may run over a page: its rows are
 #: set one after another, a page break allowed between them.
 _ARTICLE_BODY = r"""\makeatletter
-\renewcommand\attnbody[1]{\par
+\newcommand\attnbody[1]{\par
   \setlength\attn@mathw{\attnmathshare\linewidth}%
   \setlength\attn@notew{\dimexpr\linewidth-\attn@mathw-1em\relax}%
   {\parindent=0pt #1}\par}
@@ -301,6 +303,16 @@ _ARTICLE_BODY = r"""\makeatletter
 
 #: MathJax knows CSS colour names, not the deck's: the marks' colours for a notebook.
 _MATHJAX_COLORS = {"{ok}": "{green}", "{bad}": "{red}", "{unread}": "{orange}", "{gray}": "{gray}"}
+
+
+def _macros() -> list[str]:
+    """What the rows need defined: the verdict colours, the deck's row macros, the article's
+    body and column share (packages: amsmath, amssymb, mathtools, graphicx, xcolor)."""
+    from attncheck.notes_deck import ROW_MACROS
+    from attncheck.tex import COLORS
+
+    return [COLORS, r"\definecolor{unread}{RGB}{200,110,0}", ROW_MACROS, _ARTICLE_BODY,
+            r"\providecommand\attnmathshare{0.6}"]
 
 
 def _note_of(r: VerifyResult) -> Any:
@@ -333,14 +345,12 @@ def _article(r: VerifyResult, lang: str, standalone: bool) -> str:
 
     from attncheck.notes_deck import (
         CJK_FALLBACK,
-        ROW_MACROS,
         assumption_items,
         chain_lines,
         problem_items,
     )
     from attncheck.notetex import has_cjk
     from attncheck.slides import chain_from_notes, deck_texts
-    from attncheck.tex import COLORS
 
     t = deck_texts(lang)
     note = _note_of(r)
@@ -368,8 +378,9 @@ def _article(r: VerifyResult, lang: str, standalone: bool) -> str:
         parts += [rf"\subsection*{{{t.notes('problems')}}}", r"{\footnotesize\color{gray}",
                   r"\begin{itemize}", *problems, r"\end{itemize}}"]
     body = "\n".join(parts)
-    if not standalone:
-        return body
+    if not standalone:  # the macros with it, once in a document however many are put in
+        # (an argument, not \ifdefined: a skipped branch would count \newif's \if… as open)
+        return "\n".join([r"\makeatletter\@ifundefined{attnrow}{%", *_macros(), r"}{}\makeatother", body])
     ok, bad = r"\textcolor{ok}{$\checkmark$}", r"\textcolor{bad}{$\times$}"
     legend = t.notes("legend", ok=ok, bad=bad, definition=r"$\coloneqq$")
     title = note.title or escape(Path(r.path).stem)
@@ -378,8 +389,7 @@ def _article(r: VerifyResult, lang: str, standalone: bool) -> str:
     if cjk or lang == "zh":
         head += [r"\usepackage[UTF8]{ctex}" if lang == "zh" else r"\usepackage[scheme=plain]{ctex}",
                  CJK_FALLBACK]
-    head += [_ARTICLE, COLORS, r"\definecolor{unread}{RGB}{200,110,0}", ROW_MACROS, _ARTICLE_BODY,
-             *dict.fromkeys(note.macros)]
+    head += [_ARTICLE, *_macros(), *dict.fromkeys(note.macros)]
     if used:
         head.append(r"\AtBeginDocument{" + "".join(rf"\attnprovide{{{m}}}" for m in sorted(used)) + "}")
     head += [r"\begin{document}",
@@ -401,7 +411,7 @@ def _notebook(r: VerifyResult, lang: str) -> str:
 
     t = deck_texts(lang)
     fmt = "md" if r.format == "md" else "tex"
-    name = escape(Path(r.path).name)
+    name = re.sub(r"[{}$\\%#&~^]", "", Path(r.path).name)  # MathJax's \text takes no escapes
     parts = []
     for d in r.derivations:
         if not d.steps:
