@@ -445,8 +445,9 @@ def to_latex(r: VerifyResult, *, standalone: bool = True, notebook: bool = False
 
     >>> from attncheck.verify.check import verify_text
     >>> r = verify_text("$$ \\mathrm{Var}(q^\\top k) = d_k \\cdot 1 = d_k $$", "n.md", numeric=False)
-    >>> [ln for ln in to_latex(r, standalone=False).splitlines() if ln.startswith(r"\attnrow")][1]
-    '\\attnrow{}{=}{d_k }{\\attnline{$\\textcolor{ok}{\\checkmark}$\\ simplify}}%'
+    >>> rows = [ln for ln in to_latex(r, standalone=False).splitlines() if ln.startswith(r"\attnrow")]
+    >>> rows[0][:37], rows[1]
+    ('\\attnrow{1}{=}{d_k \\attnbrm \\cdot 1}{', '\\attnrow{}{=}{d_k}{\\attnline{$\\textcolor{ok}{\\checkmark}$\\ simplify}}%')
     """
     lang = language(r)
     return _notebook(r, lang) if notebook else _article(r, lang, standalone)
