@@ -207,6 +207,8 @@ def test_notebook_form_is_for_mathjax(results: dict[str, list[VerifyResult]]) ->
         assert macro not in nb
     assert r"\textcolor{red}{\times}\ \text{should be $d_{k}$}" in nb
     group("{" + nb + "}", 0)  # braces balance
+    table = r._repr_html_()  # the table too shows the steps as written
+    assert r"\sum_{i=1}^{d_k} \mathrm{Var}(q_i k_i) = \sqrt{d_k}" in table
 
 
 def test_cli_writes_the_report(capsys: pytest.CaptureFixture[str]) -> None:

@@ -276,12 +276,23 @@ WORDS = {
 }
 
 
-def language(r: VerifyResult) -> str:
+def language(r: VerifyResult, text: str = "") -> str:
     """"zh" when the notes' reasons, titles or the words their hypotheses were read from
-    contain CJK characters, else "en"."""
+    contain CJK characters, or when the note's ``text`` is Chinese prose around formulas
+    (its ideographs at least 2 % of its Latin letters, which formulas are full of), else "en".
+
+    >>> from attncheck.verify.check import verify_text
+    >>> r = verify_text("$$ E(q_i + k_i) = E(q_i) + E(k_i) $$", "m.md", numeric=False)
+    >>> language(r), language(r, "由线性性可得 $$ E(q_i + k_i) = E(q_i) + E(k_i) $$")
+    ('en', 'zh')
+    """
     texts = ([d.title for d in r.derivations] + [s.reason for s in r.steps]
              + [n.text for n in r.notes if not n.problem])
-    return "zh" if any("\u4e00" <= c <= "\u9fff" for t in texts for c in t) else "en"
+    if any("\u4e00" <= c <= "\u9fff" for t in texts for c in t):
+        return "zh"
+    ideographs = sum("\u4e00" <= c <= "\u9fff" for c in text)
+    letters = sum(c.isascii() and c.isalpha() for c in text)
+    return "zh" if ideographs >= max(5, 0.02 * letters) else "en"
 
 
 #: The report's article: the text a little wider than LaTeX's default, the maths column
@@ -315,23 +326,28 @@ def _macros() -> list[str]:
             r"\providecommand\attnmathshare{0.6}"]
 
 
-def _note_of(r: VerifyResult) -> Any:
-    """The note ``r`` was read from, with its title and maths commands (read again from the
-    file when it is there; a result of :func:`verify_text` has none: titled by its chains)."""
+def _text_of(r: VerifyResult) -> str:
+    """The text of the note ``r`` was read from, read again when the file is there ("" for
+    a result of :func:`verify_text`, or a file gone since)."""
     from pathlib import Path
 
-    from attncheck.notes_deck import Note
     from attncheck.verify.errors import VerifyError
     from attncheck.verify.files import read_source
 
-    text = ""
-    if Path(r.path).is_file():
-        try:
-            text = read_source(r.path).text
-        except (VerifyError, OSError):
-            text = ""
-    fmt = "md" if r.format == "md" else "tex"
-    return Note.of(r, text, fmt) if text else Note(r)
+    if not Path(r.path).is_file():
+        return ""
+    try:
+        return read_source(r.path).text
+    except (VerifyError, OSError):
+        return ""
+
+
+def _note_of(r: VerifyResult, text: str) -> Any:
+    """The note, with its title and maths commands (none without its text: then the report
+    is titled by the file's name)."""
+    from attncheck.notes_deck import Note
+
+    return Note.of(r, text, "md" if r.format == "md" else "tex") if text else Note(r)
 
 
 def _chain_heading(t: Any, d: DerivationResult, fmt: str) -> str:
@@ -340,7 +356,7 @@ def _chain_heading(t: Any, d: DerivationResult, fmt: str) -> str:
     return text_source(d.title, fmt, formulas=True) if d.title else t.notes("chain", n=d.number)
 
 
-def _article(r: VerifyResult, lang: str, standalone: bool) -> str:
+def _article(r: VerifyResult, lang: str, text: str, standalone: bool) -> str:
     from pathlib import Path
 
     from attncheck.notes_deck import (
@@ -353,7 +369,7 @@ def _article(r: VerifyResult, lang: str, standalone: bool) -> str:
     from attncheck.slides import chain_from_notes, deck_texts
 
     t = deck_texts(lang)
-    note = _note_of(r)
+    note = _note_of(r, text)
     fmt = "md" if r.format == "md" else "tex"
     name = escape(Path(r.path).name)
     parts: list[str] = []
@@ -449,29 +465,35 @@ def to_latex(r: VerifyResult, *, standalone: bool = True, notebook: bool = False
     >>> rows[0][:37], rows[1]
     ('\\attnrow{1}{=}{d_k \\attnbrm \\cdot 1}{', '\\attnrow{}{=}{d_k}{\\attnline{$\\textcolor{ok}{\\checkmark}$\\ simplify}}%')
     """
-    lang = language(r)
-    return _notebook(r, lang) if notebook else _article(r, lang, standalone)
+    text = _text_of(r)
+    lang = language(r, text)
+    return _notebook(r, lang) if notebook else _article(r, lang, text, standalone)
 
 
 def to_html(r: VerifyResult) -> str:
-    """An HTML table for notebooks; expressions as \\( … \\) for MathJax."""
-    p = AttnLatexPrinter({"dot": "transpose"})
+    """An HTML table for notebooks: each step as the note wrote it, as \\( … \\) for MathJax."""
+    from attncheck.notetex import math_source, relation
+
     rows = []
     for d in r.derivations:
         for s in d.steps:
-            color = "green" if s.holds else "#c00"
-            mark = "✓" if s.holds else "✗"
+            color = "green" if s.holds else "#c00" if s.status.judged else "#b60"
+            mark = "✓" if s.holds else "✗" if s.status.judged else _HTML_MARKS.get(s.status, "?")
+            step = " ".join((math_source(s.lhs_source).latex, relation(s.relation),
+                             math_source(s.rhs_source).latex))
             rows.append(
                 "<tr>"
                 f"<td style='color:{color}'>{mark}</td>"
                 f"<td>{html.escape(str(s.location))}</td>"
-                f"<td>\\({html.escape(p.doprint(s.lhs))} = {html.escape(p.doprint(s.rhs))}\\)</td>"
+                f"<td>\\({html.escape(step)}\\)</td>"
                 f"<td>{html.escape(s.reason)}</td>"
                 f"<td>{html.escape(status_text(s))}</td>"
                 "</tr>")
     head = "<tr><th></th><th>where</th><th>step</th><th>reason</th><th>verdict</th></tr>"
     return f"<table>{head}{''.join(rows)}</table>"
 
+
+_HTML_MARKS = {StepStatus.DEFINITION: "≔", StepStatus.ASSUMPTION: "⊢", StepStatus.CONDITION: "|"}
 
 
 RENDERERS.update({
