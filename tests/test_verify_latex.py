@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from test_slides_from_notes import group  # the braced group at an index
 from texenv import require_tools
 
 from attncheck.cli import main
@@ -42,20 +43,6 @@ NOTES = {
 OK, FAIL = r"\textcolor{ok}{\checkmark}", r"\textcolor{bad}{\times}"
 #: What SymPy's own printing, or its internals, look like: never in a report.
 SYMPY = re.compile(r"\*\*|KroneckerDelta|Dummy|E\[Z_|Z_\{?[qk]\}?\^|(?<![A-Za-z\\{])_a\b|\\_a\b")
-
-
-def group(tex: str, at: int) -> tuple[str, int]:
-    """The braced group opening at ``tex[at]``, and the index after it."""
-    assert tex[at] == "{", tex[at:at + 40]
-    depth = 0
-    for n in range(at, len(tex)):
-        if tex[n] == "{" and tex[n - 1] != "\\":
-            depth += 1
-        elif tex[n] == "}" and tex[n - 1] != "\\":
-            depth -= 1
-            if depth == 0:
-                return tex[at + 1:n], n + 1
-    raise AssertionError("unbalanced braces in the report")
 
 
 @dataclass(frozen=True)
