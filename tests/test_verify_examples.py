@@ -21,10 +21,11 @@ import pytest
 from sympy import IndexedBase, KroneckerDelta, sqrt
 
 from attncheck.cli import main
+from attncheck.notes_report import to_latex
 from attncheck.verify import StepStatus, VerifyResult, verify
 from attncheck.verify.evidence import attach_evidence
 from attncheck.verify.parse import index_symbol
-from attncheck.verify.report import SCHEMA, to_json, to_latex
+from attncheck.verify.report import SCHEMA, to_json
 from derivations.lecture import D_K
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -22,10 +22,10 @@ from test_slides_from_notes import group  # the braced group at an index
 from texenv import require_tools
 
 from attncheck.cli import main
+from attncheck.notes_report import to_latex
 from attncheck.notetex import breakable, math_source
 from attncheck.tex import compile_pdf, missing_characters, overfull_boxes
 from attncheck.verify import VerifyResult, verify, verify_text
-from attncheck.verify.report import to_latex
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
