@@ -298,13 +298,13 @@ def _own_line(raw: str, lo: int, hi: int) -> bool:
 
     >>> _own_line("x\n$$a=b$$\ny", 4, 7), _own_line("then $$a=b$$, so", 7, 10)
     (True, False)
-    >>> _own_line("gives: $$a=b$$", 9, 12), _own_line("都有$$y_j=0$$。", 4, 9)
+    >>> _own_line("gives: $$a=b$$", 9, 12), _own_line("则$$y=1$$,有$$y_j=0$$。", 12, 17)
     (True, False)
     """
     before = raw[raw.rfind("\n", 0, lo) + 1:lo]
     end = raw.find("\n", hi)
     after = raw[hi:end if end >= 0 else len(raw)]
-    return re.fullmatch(r"(?:.*[:：])?[\s>*+\-$]*", before) is not None and \
+    return "$$" not in before.rstrip("$ ") and \
         re.fullmatch(r"[\s$.,，。:：;；!！?？)）]*", after) is not None
 
 

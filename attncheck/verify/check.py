@@ -969,13 +969,13 @@ def _one_hot_lists(text: str) -> re.Match[str] | None:
     """"y_j 取值 [1,0,0] 或者 [0,1,0] 或者 [0,0,1]": the label's possible values listed, each
     with a single 1 — one-hot in all but name (one example value alone says less).
 
-    >>> bool(_one_hot_lists("y takes [1,0,0] or [0,1,0] or [0,0,1]"))
+    >>> bool(_one_hot_lists("y takes [1,0,0] or [0,1,0] or [0,0,1]; together [1,1,1]"))
     True
     >>> bool(_one_hot_lists("y = [0, 1, 0] in this example"))
     False
     """
-    lists = list(_BIT_LIST.finditer(text))
-    if len(lists) < 2 or not all(m.group(0).count("1") == 1 for m in lists):
+    lists = [m for m in _BIT_LIST.finditer(text) if m.group(0).count("1") == 1]
+    if len({re.sub(r"\s", "", m.group(0)) for m in lists}) < 2:
         return None
     between = text[lists[0].end():lists[1].start()]
     return lists[0] if re.search(r"或|\bor\b|,|，|、", between) else None
