@@ -98,8 +98,8 @@ def test_components_said_to_be_correlated_are_not_judged_as_independent(
 
 @pytest.mark.parametrize("text", [
     "$$ A = [a_1, a_2] $$ and $$ B = [b_1, b_2] $$\n\n$$ A \\cdot B = a_1 b_1 + a_2 b_2 $$\n",
-    "$$ p_j = \\frac{e^{o_j}}{\\sum_i e^{o_i}} $$\n\n$$ L = -\\sum_i y_i \\log p_i $$\n\n"
-    "$$ \\frac{\\partial L}{\\partial o} = p - y $$\n",
+    ("$$ p_j = \\frac{e^{o_j}}{\\sum_i e^{o_i}} $$\n\n$$ L = -\\sum_i y_i \\log p_i $$\n\n"
+     "$$ \\frac{\\partial L}{\\partial o} = p - y $$\n"),
 ])
 def test_a_whole_vector_is_never_judged_as_a_number(text: str) -> None:
     # A·B read as the product of two numbers, ∂L/∂o as a derivative by a number: both used

@@ -316,7 +316,7 @@ def _toks_name(toks: Sequence[Tok]) -> str | None:
 
 #: Words in the math just before a row that make it a premise: what is given, not shown.
 _PREMISE = re.compile(r"(已知|由于|因为|假设|假定|given|since|because|assuming|assume)"
-                      r"\s*(that)?\s*[:：,，]?\s*$", re.I)
+                      r"\s*(that)?\s*[:：,，]?\s*$", re.IGNORECASE)
 
 
 def _defines_next(lead: str) -> bool:
@@ -326,7 +326,7 @@ def _defines_next(lead: str) -> bool:
     clauses = [c for c in re.split(r"[。.;；!?！？]\s*", lead.strip()) if c.strip()]
     last = clauses[-1] if clauses else ""
     for w in DEFINING_WORDS:
-        found = list(re.finditer(rf"(^|\b|\s){re.escape(w)}", last, re.I))
+        found = list(re.finditer(rf"(^|\b|\s){re.escape(w)}", last, re.IGNORECASE))
         # spent when an inline equation follows the word: 令 $p_i = …$ defined p_i
         if found and not re.search(r"\$[^$]*=[^$]*\$", last[found[-1].end():]):
             return True
@@ -717,11 +717,11 @@ _CASE = re.compile(r"\$+\s*([^$]{1,40}?)\s*\$+|(?<![\\a-zA-Z_{])([a-z]\s*(?:=|�
                    r"\s*[a-z])(?![a-zA-Z_}])")
 #: Words that make a condition a case label: "If $i = j$,", "当 $i=j$ 时", "$i≠j$ 的情况".
 _CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|case\s*\d*\s*[:：.]?|for|in case)|当|若|如果|"
-                         r"对于|情况\s*[\d一二三四五六七八九十]*\s*[:：]?)\s*[(（]?\s*$", re.I)
+                         r"对于|情况\s*[\d一二三四五六七八九十]*\s*[:：]?)\s*[(（]?\s*$", re.IGNORECASE)
 _CUE_AFTER = re.compile(r"^\s*[)）]?\s*(?:时|的时候|的情况|情况下|[:：,，]?\s*$)")
 #: A sentence about whether something is true is a remark, not a case label.
 _REMARK = re.compile(r"\b(?:holds?|true|valid|wrong|fails?|only|correct|drops?)\b|成立|正确|错误|只|仅",
-                     re.I)
+                     re.IGNORECASE)
 
 
 def lead_condition(lead: str, parser: Parser) -> tuple[str, Any] | None:

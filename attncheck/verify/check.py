@@ -434,7 +434,7 @@ class _Context:
 _CORRELATED = re.compile(r"(?<![Uu]n)(?<!not )correlat(?:ed|ion)|"
                          r"(?<![不无非])(?:相关系数|彼此相关|相互相关|是相关的|存在相关|有相关)")
 _COMPONENT_WORDS = re.compile(r"\b(?:elements?|components?|entries|coordinates?)\b|分量|元素",
-                              re.I)
+                              re.IGNORECASE)
 
 
 def _correlated_components(source: Source, events: Sequence[Any], notation: Notation
@@ -950,7 +950,7 @@ _CONDITION_ONLY = re.compile(r"\$+\s*[a-z]\s*(=|≠|\\neq?|\\not\s*=)\s*[a-z]\s*
 _TARGET_WORDS = re.compile(
     r"one[- ]?hot|独热|只有一个(?:元素|分量)?为\s*1|only one (?:non-?zero|element)|"
     r"(?:label|target|标签)[^.。]{0,40}(?:probability distribution|概率分布|sums? to (?:one|1)|和为\s*1)|"
-    r"(?:probability distribution|概率分布)[^.。]{0,30}(?:label|target|标签)", re.I)
+    r"(?:probability distribution|概率分布)[^.。]{0,30}(?:label|target|标签)", re.IGNORECASE)
 
 
 #: The class a one-hot label marks, named by a letter: "the correct class is k",
@@ -959,7 +959,7 @@ _CORRECT_CLASS = re.compile(
     r"(?:correct|true|target|ground[- ]truth)\s+(?:class|label|category)(?:\s+index)?"
     r"\s*(?:is|=|:)\s*([a-z])\b(?!\s*[_^=]|\()|"
     r"(?:正确|真实|目标)的?(?:类别|类|标签)的?(?:下标|索引|编号)?\s*(?:为|是|=)\s*([a-z])(?![A-Za-z_(^])",
-    re.I)
+    re.IGNORECASE)
 
 
 _BIT_LIST = re.compile(r"\[\s*[01](?:\s*,\s*[01])+\s*\]")
