@@ -176,6 +176,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from attncheck.output import StdoutFailed, guarded_stdout, silence_stdout
     from derivations import DerivationError
 
+    if args.command == "verify" and getattr(args, "latex", False):
+        import attncheck.notes_report  # noqa: F401 — registers the report verify --latex prints
+
     try:
         with guarded_stdout():
             return int(args.func(args))
@@ -203,7 +206,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _where(args: argparse.Namespace) -> str:
     """ while checking FILE: the file being read when a bug struck (verify names it as it goes)."""
-    from attncheck.verify import command as verify_command  # loaded if verify ran at all
+    from attncheck.verify import (
+        command as verify_command,  # loaded if verify ran at all
+    )
 
     files = getattr(args, "file", None)
     current = getattr(verify_command, "CURRENT", None) or (

@@ -179,6 +179,7 @@ WORDS: dict[str, Entry] = {
 #: full-width punctuation: no ASCII ":" "," ";" "(" in Chinese text.
 SENTENCES: dict[str, dict[str, str]] = {
     "holds": {"en": "holds in general", "zh": "恒成立"},
+    "holds-decimals": {"en": "holds to the decimal places written", "zh": "在所写的小数位数内成立"},
     "holds-given": {"en": "holds given {hypotheses}", "zh": "在 {hypotheses} 下成立"},
     "or": {"en": " or ", "zh": " 或 "},
     "colon": {"en": ": ", "zh": "："},
@@ -608,6 +609,12 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     (r"^(.+): a function this step does not define$", r"\1：这一步没有定义的函数"),
     (r"^(.+) under d/d(.+): a constant or a function of (.+)\? \(write (.+) for a function\)$",
      r"d/d\2 下的 \1：是常数还是 \3 的函数？（函数请写成 \4）"),
+    (r"^the note says the components of (.+) are correlated \(at (.+)\); verify's model takes "
+     r"them as independent$", r"笔记（\2）说 \1 的各分量相关；verify 的模型假定分量相互独立"),
+    (r"^a definition written for particular entries \((.+)\) would be put into a step about "
+     r"general ones$", r"为具体分量（\1）写的定义会被代入关于一般分量的这一步"),
+    (r"^a row of \\boxed\{…\} entries \(a vector drawn as boxes\)$",
+     r"一排 \\boxed{…}（用方框画出的向量）"),
 )
 
 
@@ -638,6 +645,7 @@ class Words:
         """verify's reason for not judging a step, in this language (see NOTES_ZH)."""
         if self.lang == "en":
             return text
+        text = text.replace(" without an index", "（无下标）")  # inside lists of names too
         for pattern, replacement in NOTES_ZH:
             if re.match(pattern, text):
                 return re.sub(pattern, replacement, text)

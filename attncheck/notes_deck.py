@@ -65,18 +65,23 @@ from attncheck.verify.check import verify
 from attncheck.verify.files import Format, Source, guess_format, read_source
 from attncheck.verify.result import DerivationResult, VerifyResult
 from derivations import DerivationError, Hypothesis
-from derivations.printing import AttnLatexPrinter, escape
+from derivations.printing import escape
 
 __all__ = [
     "ASPECTS",
+    "CJK_FALLBACK",
+    "ROW_MACROS",
     "STANDARD_THEMES",
     "DeckSettings",
     "Note",
     "NotesDeckError",
     "WrittenDeck",
+    "assumption_items",
+    "chain_lines",
     "check_settings",
     "deck_file",
     "deck_source",
+    "problem_items",
     "read_notes",
     "scaled_notes",
     "theme_installed",
@@ -272,7 +277,7 @@ def _frame_title(t: Texts, note: Note, title: str, ds: Sequence[DerivationResult
 
 
 # -- LaTeX ------------------------------------------------------------------------------------
-_PREAMBLE = r"""\makeatletter
+ROW_MACROS = r"""\makeatletter
 % Rows of a derivation (attncheck.notes_deck): the maths in a column at the left, the rule
 % and the verdict beside it.  TeX measures every row: a formula too wide for its column
 % breaks at the marks attncheck set (\attnbr before + and -, \attnbrm before \cdot), its
@@ -333,6 +338,15 @@ _PREAMBLE = r"""\makeatletter
 \newcommand\attnline[1]{\strut#1\par}
 \newcommand\attnremark[1]{{\scriptsize\color{gray}\strut#1\par}}
 \newcommand\attnwhen[1]{\par\noindent{\small\bfseries #1}\par\smallskip}
+% a command the note uses that the deck does not define: shown as its name, upright
+\newcommand\attnprovide[1]{\ifcsname #1\endcsname\else
+  \typeout{attncheck: the note's \expandafter\string\csname #1\endcsname\space is not defined here: shown as its name}%
+  \expandafter\def\csname #1\endcsname{\ensuremath{\operatorname{#1}}}\fi}
+\makeatother"""
+
+#: A frame's rows: set in a box, which is scaled down when it is taller than the frame
+#: (an article sets its rows as they come: see attncheck.verify.report).
+_FRAME_BODY = r"""\makeatletter
 \newcommand\attnbody[1]{%
   \setlength\attn@mathw{\attnmathshare\linewidth}%
   \setlength\attn@notew{\dimexpr\linewidth-\attn@mathw-1em\relax}%
@@ -344,16 +358,12 @@ _PREAMBLE = r"""\makeatletter
     \typeout{attncheck: scaled a frame to fit: \the\dimexpr\ht\attn@body+\dp\attn@body\relax\space into \the\attn@avail}%
     \noindent\resizebox*{!}{\attn@avail}{\usebox\attn@body}%
   \else\noindent\usebox\attn@body\fi}
-% a command the note uses that the deck does not define: shown as its name, upright
-\newcommand\attnprovide[1]{\ifcsname #1\endcsname\else
-  \typeout{attncheck: the note's \expandafter\string\csname #1\endcsname\space is not defined here: shown as its name}%
-  \expandafter\def\csname #1\endcsname{\ensuremath{\operatorname{#1}}}\fi}
 \makeatother"""
 
 #: Characters the Fandol fonts lack (they cover about 10,000, simplified Chinese first; a
 #: traditional note has more) come from a font that has them, where one is installed: Noto
 #: CJK, or the AR PL Big5 fonts that Debian's texlive-lang-chinese brings.
-_CJK_FALLBACK = r"""\xeCJKsetup{AutoFallBack=true}
+CJK_FALLBACK = r"""\xeCJKsetup{AutoFallBack=true}
 \IfFontExistsTF{Noto Sans CJK SC}{\def\attncjkfallback{Noto Sans CJK SC}}{%
   \IfFontExistsTF{AR PL Mingti2L Big5}{\def\attncjkfallback{AR PL Mingti2L Big5}}{}}
 \ifdefined\attncjkfallback
@@ -405,13 +415,16 @@ def _inline(text: str) -> str:
     return re.sub(r"(?<!\\)\$([^$]+)\$", r"\\attninline{\1}", text)
 
 
-def _frame_source(t: Texts, f: _Frame, settings: DeckSettings) -> tuple[str, set[str]]:
-    overlays = not settings.handout
-    lines = [rf"\begin{{frame}}[t]{{{f.title}}}", r"\attnbody{%"]
+def chain_lines(t: Texts, chains: Sequence[Chain], *, overlays: bool = False, speaker: bool = False
+                ) -> tuple[list[str], list[str], set[str]]:
+    r"""The chains as rows of the deck's macros (:data:`ROW_MACROS`: ``\attnchain``,
+    ``\attnrow``), one step per overlay when ``overlays``; the speaker notes (``\note``),
+    when asked for; the maths commands the rows use that a deck may not define."""
+    lines: list[str] = []
     notes: list[str] = []
     macros: set[str] = set()
     n = 0
-    for chain in f.chains:
+    for chain in chains:
         n += 1
         when = rf"\attnwhen{{{t.notes('when', condition=chain.condition)}}}%" if chain.condition else ""
         if when:
@@ -425,11 +438,16 @@ def _frame_source(t: Texts, f: _Frame, settings: DeckSettings) -> tuple[str, set
                     rf"{{{_column(t, row, n, overlays)}}}")
             macros |= _macros(row.rhs) | _macros(row.relation)
             lines.append((rf"\uncover<{n}->{{{step}}}" if overlays and n > 1 else step) + "%")
-            if settings.notes and row.speaker:
+            if speaker and row.speaker:
                 notes.append(rf"\note<{n}>{{{row.speaker}}}" if overlays else rf"\note{{{row.speaker}\par}}")
     if overlays and notes:  # the last step's note stays for its ✓
         notes[-1] = re.sub(r"^\\note<(\d+)>", r"\\note<\1->", notes[-1])
-    lines += ["}", *notes, r"\end{frame}"]
+    return lines, notes, macros
+
+
+def _frame_source(t: Texts, f: _Frame, settings: DeckSettings) -> tuple[str, set[str]]:
+    rows, notes, macros = chain_lines(t, f.chains, overlays=not settings.handout, speaker=settings.notes)
+    lines = [rf"\begin{{frame}}[t]{{{f.title}}}", r"\attnbody{%", *rows, "}", *notes, r"\end{frame}"]
     return "\n".join(lines), macros
 
 
@@ -454,27 +472,32 @@ def _list_frames(title: str, items: Sequence[str], continued: str, style: str = 
     return out
 
 
-def _assumptions_frames(t: Texts, note: Note) -> list[str]:
-    """What the note assumes: each hypothesis read from its words with the words and where
-    they are, then those it states in a comment or a formula."""
+def assumption_items(t: Texts, note: Note, *, words: bool = False) -> list[str]:
+    r"""What the note assumes, as ``\item`` lines: each hypothesis read from its words with
+    the words and where they are, then those it states in a comment or a formula; with
+    ``words``, each hypothesis also said in words (the formula in brackets)."""
     declared = {str(h): h for d in note.result.derivations for h in d.declared}
     read: dict[tuple[int, str], list[str]] = {}
     for r in note.result.notes:
         if not r.problem and r.hypothesis:
             read.setdefault((r.location.line, r.text), []).append(r.hypothesis)
-    p = t.printer
     items, shown_read = [], set()
+    sep = r"\\ " if words else ", "  # said in words: a hypothesis a line
     for (line, text), hyps in read.items():
         shown_read |= set(hyps)
-        formulas = ", ".join(_hypothesis(p, declared, h) for h in dict.fromkeys(hyps))
+        formulas = sep.join(_hypothesis(t, declared, h, words) for h in dict.fromkeys(hyps))
         items.append(rf"\item {formulas}\\ {{\scriptsize\color{{gray}}"
                      + t.notes("read-from-text", line=line, text=_quoted(text[:160])) + "}")
     rest = [h for h in declared if h not in shown_read]
     if rest:
-        items.append(rf"\item {', '.join(_hypothesis(p, declared, h) for h in rest)}\\ "
+        items.append(rf"\item {sep.join(_hypothesis(t, declared, h, words) for h in rest)}\\ "
                      rf"{{\scriptsize\color{{gray}}{t.notes('stated')}}}")
+    return items
+
+
+def _assumptions_frames(t: Texts, note: Note) -> list[str]:
     title = t.notes("assumptions")
-    return _list_frames(title, items, t.notes("continued", title=title))
+    return _list_frames(title, assumption_items(t, note), t.notes("continued", title=title))
 
 
 def _quoted(text: str) -> str:
@@ -487,19 +510,32 @@ def _quoted(text: str) -> str:
     return text_source(text, "md")
 
 
-def _hypothesis(p: AttnLatexPrinter, declared: dict[str, Hypothesis], name: str) -> str:
+def _hypothesis(t: Texts, declared: dict[str, Hypothesis], name: str, words: bool = False) -> str:
     """A hypothesis verify read, as the deck's printer writes it (verify's words for it when
-    it is not among the chains' declared ones)."""
+    it is not among the chains' declared ones); with ``words``, said in words first."""
     h = declared.get(name)
-    return "$" + p.doprint(h) + "$" if h is not None else text_source(name, "md")
+    if h is None:
+        return text_source(name, "md")
+    formula = "$" + t.printer.doprint(h) + "$"
+    if not words:
+        return formula
+    try:
+        said = t.hypothesis(h)
+    except DerivationError:  # a hypothesis with no words yet: its formula says it
+        return formula
+    return f"{said} ({formula})" if t.lang == "en" else f"{said}（{formula}）"
+
+
+def problem_items(t: Texts, note: Note) -> list[str]:
+    r"""What could not be read at all, where, and why (verify's words), as ``\item`` lines."""
+    return [r"\item " + t.notes("problem", line=p.location.line, column=p.location.column,
+                                 text=literal(p.text[:200])) for p in note.result.problems]
 
 
 def _problems_frames(t: Texts, note: Note) -> list[str]:
-    """What could not be read at all, where, and why (verify's words)."""
-    items = [r"\item " + t.notes("problem", line=p.location.line, column=p.location.column,
-                                  text=literal(p.text[:200])) for p in note.result.problems]
     title = t.notes("problems")
-    return _list_frames(title, items, t.notes("continued", title=title), r"\footnotesize\color{gray}")
+    return _list_frames(title, problem_items(t, note), t.notes("continued", title=title),
+                        r"\footnotesize\color{gray}")
 
 
 def deck_source(notes: Sequence[Note], settings: DeckSettings) -> str:
@@ -547,7 +583,7 @@ def _document(t: Texts, settings: DeckSettings, frames: Sequence[str], title: st
         if cjk:  # a Chinese note's words in an English deck
             head.append(r"\usepackage[scheme=plain]{ctex}")
     if cjk:
-        head.append(_CJK_FALLBACK)
+        head.append(CJK_FALLBACK)
     if settings.theme != "default":
         head.append(rf"\usetheme{{{settings.theme}}}")
     date = r"\today" if settings.date is None else escape(settings.date)
@@ -559,7 +595,8 @@ def _document(t: Texts, settings: DeckSettings, frames: Sequence[str], title: st
         r"\setbeamertemplate{footline}[frame number]" if settings.theme == "default" else "",
         COLORS,
         r"\definecolor{unread}{RGB}{200,110,0}",
-        _PREAMBLE,
+        ROW_MACROS,
+        _FRAME_BODY,
         rf"\newcommand\attnmathshare{{{MATH_SHARE[settings.aspect]}}}",
         *dict.fromkeys(defined),  # the notes' own maths commands
         r"\AtBeginDocument{" + "".join(rf"\attnprovide{{{m}}}" for m in macros) + "}" if macros else "",

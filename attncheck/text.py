@@ -502,6 +502,10 @@ class _PrintableConsole(Console):
     escape sequences (colours, cursor moves) are added after it, so they still work.
     """
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("emoji", False)  # "note.md:100:4" is a place, not 💯
+        super().__init__(*args, **kwargs)
+
     def render_str(self, text: str, **kwargs: Any) -> Text:
         return super().render_str(printable(text), **kwargs)
 

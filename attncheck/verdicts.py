@@ -68,7 +68,7 @@ class Chain(Protocol):
 __all__ = ["Chain", "Step", "note_detail", "step_failure", "step_rule"]
 
 # verify's own notes begin with these words; a report in another language says them itself
-_NOTE_PREFIX = re.compile(r"^(not read|not checked|cannot check|definition|assumption|"
+_NOTE_PREFIX = re.compile(r"^(math not read|not read|not checked|cannot check|definition|assumption|"
                           r"condition): *")
 
 
@@ -87,6 +87,11 @@ def step_rule(s: Step, d: Chain) -> RuleUse | None:
 def step_failure(s: Step, d: Chain) -> Failure | None:
     """What the right side of a failing step should be, and the smallest further hypothesis
     that would make it hold (None: no single value is known; show the residual)."""
+    if s.lhs.is_number and s.rhs.is_number:  # arithmetic: the value itself, as decimals if
+        value = expand(s.lhs)                  # either side is not a fraction
+        if not (value.is_Rational and s.rhs.is_Rational):
+            value = value.evalf(6)
+        return Failure(s.rhs, value, ())
     if s.checker == "moments":
         try:
             f = explain_failure(s.lhs, s.rhs, d.model, d.declared, max_extra=1)

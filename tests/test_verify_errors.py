@@ -195,3 +195,20 @@ def test_a_moment_that_ran_out_of_time_is_not_retried(monkeypatch: pytest.Monkey
     assert r.steps[3].status.value == "fails"
     same = verify_text(f"$$ E({eight}) = E({eight}) $$", "same.md", numeric=False)
     assert [s.status.value for s in same.steps] == ["holds"]  # identical sides: no expansion
+
+
+@pytest.mark.parametrize("assume,problem", [
+    ("E(q_i)=0, E(q_i)=1", "contradictory hypotheses: E(q_i) = 0 and E(q_i) = 1"),
+    ("D(q_i)=1, D(q_i)=2", "contradictory hypotheses"),
+    ("E(q_i)=0, E(k_i)=1", None),  # two families, one value each: consistent
+])
+def test_contradictory_declarations_are_an_input_error(assume: str, problem: str | None) -> None:
+    # both E(q_i) = 0 and E(q_i) = 1 used to be accepted, and then both "held"
+    r = verify_text(f"% attncheck: assume {assume}\n\\[ E(q_i + k_i) = E(q_i) + E(k_i) \\]\n",
+                    "c.tex", numeric=False)
+    said = [(text, line) for text, line, _ in _problems(r)]
+    if problem is None:
+        assert not said and r.exit_code == 0
+    else:
+        assert any(problem in text and line == 1 for text, line in said), said
+        assert r.exit_code == 2

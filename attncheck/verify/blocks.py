@@ -154,11 +154,29 @@ def _markdown() -> Any:
     from mdit_py_plugins.amsmath import amsmath_plugin
     from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-    return (MarkdownIt("commonmark", {"html": True})
-            .use(dollarmath_plugin, allow_labels=True, allow_space=True, allow_digits=True,
-                 double_inline=True)
-            .use(amsmath_plugin)
-            .enable("table"))
+    md = (MarkdownIt("commonmark", {"html": True})
+          .use(dollarmath_plugin, allow_labels=True, allow_space=True, allow_digits=True,
+               double_inline=True)
+          .use(amsmath_plugin)
+          .enable("table"))
+    # "Now, we have⏎$$⏎\begin{align*}…": MathJax shows a display there, after Markdown has
+    # run; as a block that cannot interrupt a paragraph, its "- x_i x_j" rows became a list
+    block = next(r for r in md.block.ruler.__rules__ if r.name == "math_block").fn
+
+    def interrupting(state: Any, start: int, end: int, silent: bool) -> bool:
+        if not silent:
+            return bool(block(state, start, end, silent))
+        # asked only whether it would end the paragraph: the plugin's rule writes its tokens
+        # even then, so what it wrote (and where it moved the line) is taken back
+        tokens, line = len(state.tokens), state.line
+        found = bool(block(state, start, end, silent))
+        del state.tokens[tokens:]
+        state.line = line
+        return found
+
+    md.block.ruler.at("math_block", interrupting, {"alt": ["paragraph", "reference",
+                                                           "blockquote", "list"]})
+    return md
 
 
 _BRACKETS = re.compile(r"\\+[\[\]()]")
@@ -186,10 +204,35 @@ def _mathjax_delimiters(text: str) -> str:
         elif want == c:
             out[at:at + 2] = "$$" if c == "]" else " $"
             want = None
-    text = "".join(out)
+    text = _hide_text_dollars("".join(out))
     # "$$⏎\begin{align}": amsmath would cut the paragraph at \begin and leave the $$
     # unclosed; MathJax reads one display.  Joining the two lines keeps every offset.
     return _OPENER_BEFORE_ENV.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
+
+
+#: What a ``$`` inside ``\text{…}`` becomes while Markdown is parsed (one character, so
+#: offsets stay): ``\text{if $i = j$}`` is math in text in math, not the display's end.
+#: The lexer turns it back into ``$``.
+TEXT_DOLLAR = "\ue024"
+_TEXT_MACRO = re.compile(r"\\(?:text|mbox|textrm|textit|textbf|textup|hbox)\s*\{")
+
+
+def _hide_text_dollars(text: str) -> str:
+    if "$" not in text or "\\" not in text:
+        return text
+    out = list(text)
+    for m in _TEXT_MACRO.finditer(text):
+        depth, k = 1, m.end()
+        stop = min(len(text), k + 400)  # a \text{ never closed is not searched to the end
+        while k < stop and depth:
+            c = text[k]
+            depth += (c == "{") - (c == "}")
+            k += 1
+        if depth == 0:
+            for n in range(m.end(), k - 1):
+                if out[n] == "$":
+                    out[n] = TEXT_DOLLAR
+    return "".join(out)
 
 
 _OPENER_BEFORE_ENV = re.compile(r"(\$\$[ \t]*)(\n)(?=[ \t]*\\begin\s*\{)")
@@ -227,9 +270,10 @@ def _scan_markdown(source: Source) -> list[Event]:
                 content = content.rstrip("\n")
             start, anchors = _anchor(content, text, lo, hi)
             whole = Math(start, content, anchors, display=True)
-            # "$$a = b$$ $$= c$$" on one line: two displays, as MathJax shows them
+            # "$$a = b$$ $$= c$$" or "$$ x = 1 $$ and $$ y = 2 $$" on one line: two
+            # displays, as MathJax shows them (the words between are prose)
             cut = 0
-            for m in re.finditer(r"\$\$\s*\$\$", content):
+            for m in re.finditer(r"\$\$[^$\\=^_{}&]{0,40}\$\$", content):
                 events.append(_part(whole, cut, m.start()))
                 cut = m.end()
             events.append(_part(whole, cut, len(content)) if cut else whole)
@@ -245,6 +289,23 @@ def _scan_markdown(source: Source) -> list[Event]:
             events += _inline(tok, text, lo, hi, heading, kramdown)
             heading = 0
     return sorted(events, key=_position)
+
+
+def _own_line(raw: str, lo: int, hi: int) -> bool:
+    r"""Whether the $$…$$ around raw[lo:hi] stands on its own line(s) — a display — or sits
+    inside a sentence ("则$$y_i=1$$,其余的$$j \neq i$$都有$$y_j=0$$"), where kramdown and the
+    blogs written for it mean inline math: a premise of the sentence, not a step to judge.
+
+    >>> _own_line("x\n$$a=b$$\ny", 4, 7), _own_line("then $$a=b$$, so", 7, 10)
+    (True, False)
+    >>> _own_line("gives: $$a=b$$", 9, 12), _own_line("则$$y=1$$,有$$y_j=0$$。", 12, 17)
+    (True, False)
+    """
+    before = raw[raw.rfind("\n", 0, lo) + 1:lo]
+    end = raw.find("\n", hi)
+    after = raw[hi:end if end >= 0 else len(raw)]
+    return "$$" not in before.rstrip("$ ") and \
+        re.fullmatch(r"[\s$.,，。:：;；!！?？)）]*", after) is not None
 
 
 def _part(m: Math, a: int, b: int) -> Math:
@@ -299,7 +360,8 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
                 r"\s*\$+\s*" + re.escape(child.content.strip()) + r"\s*\$+[\s.,，。]*",
                 raw) is not None
             out.append(Math(where.offset(at), child.content, sub,
-                            display=child.type == "math_inline_double" and not kramdown,
+                            display=child.type == "math_inline_double" and not kramdown
+                            and _own_line(raw, at, at + len(child.content)),
                             alone=alone))
         elif child.type == "html_inline":
             at = raw.find(child.content, cursor)

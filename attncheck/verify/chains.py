@@ -32,6 +32,7 @@ from functools import lru_cache
 from typing import Any
 
 from sympy import (
+    Derivative,
     Expr,
     Function,
     Indexed,
@@ -66,7 +67,7 @@ from attncheck.verify.rows import (
 from derivations.operators import Cov, E, Var
 
 __all__ = ["Assumed", "Chain", "Link", "Step", "build_chains", "is_condition_block", "rows_of",
-           "substitute"]
+           "substitute", "without_variables"]
 
 _KINDS = {"=": "claim", ":=": "definition", "=:": "definition", "≈": "approximation",
           "~": "approximation", "∝": "proportion", "≤": "inequality", "≥": "inequality",
@@ -193,6 +194,7 @@ def substitute(e: Expr, aliases: Sequence[tuple[Expr, Expr]]) -> Expr:
     A value that names something defined after it ("L = P(y|x) = p^y (1-p)^{1-y}": L's value
     P(y|x) is written out one row later) is substituted again — a few rounds, and never a
     definition whose value holds its own name (x := x/√d rescales, it does not recurse)."""
+    aliases = without_variables(aliases, e)
     e = _substitute_once(e, aliases)
     again = [(n, v) for n, v in aliases if _name_key(n) not in _names(v)]
     defined = {_name_key(n) for n, _ in again}
@@ -203,6 +205,20 @@ def substitute(e: Expr, aliases: Sequence[tuple[Expr, Expr]]) -> Expr:
         if e == before:
             break
     return e
+
+
+def without_variables(aliases: Sequence[tuple[Expr, Expr]], *sides: Any
+                      ) -> tuple[tuple[Expr, Expr], ...]:
+    """The definitions that may go into a step: not those of a variable the step
+    differentiates by — a worked example's o = 2 or x = 3 says where a derivative is
+    evaluated, and ∂L/∂o asks how L moves with o, which a number in o's place cannot say."""
+    by = {v for e in sides if isinstance(e, Expr)
+          for d in e.atoms(Derivative) for v in d.variables}
+    if not by:
+        return tuple(aliases)
+    return tuple((n, v) for n, v in aliases
+                 if not (n in by or isinstance(n, Indexed) and any(
+                     isinstance(b, Indexed) and b.base == n.base for b in by)))
 
 
 def _names(e: Expr) -> set[str]:
@@ -298,6 +314,11 @@ def _toks_name(toks: Sequence[Tok]) -> str | None:
     return toks[0].value.replace(BOLD, "")
 
 
+#: Words in the math just before a row that make it a premise: what is given, not shown.
+_PREMISE = re.compile(r"(已知|由于|因为|假设|假定|given|since|because|assuming|assume)"
+                      r"\s*(that)?\s*[:：,，]?\s*$", re.IGNORECASE)
+
+
 def _defines_next(lead: str) -> bool:
     """The words before a display say it defines ("令", "let", "where", "we define"): in the
     last clause, and not already spent on an inline equation after them ("令 $p_i = …$。"
@@ -305,7 +326,7 @@ def _defines_next(lead: str) -> bool:
     clauses = [c for c in re.split(r"[。.;；!?！？]\s*", lead.strip()) if c.strip()]
     last = clauses[-1] if clauses else ""
     for w in DEFINING_WORDS:
-        found = list(re.finditer(rf"(^|\b|\s){re.escape(w)}", last, re.I))
+        found = list(re.finditer(rf"(^|\b|\s){re.escape(w)}", last, re.IGNORECASE))
         # spent when an inline equation follows the word: 令 $p_i = …$ defined p_i
         if found and not re.search(r"\$[^$]*=[^$]*\$", last[found[-1].end():]):
             return True
@@ -596,6 +617,9 @@ class _Builder:
         if n == 0 and not self.current and not after_implies and left.toks and \
                 is_index_condition(left.toks + (Tok("REL", "=", 0, 0),) + right.toks):
             return "condition"
+        if n == 0 and _PREMISE.search(row.lead):
+            # "且已知 Σ_j y_j = 1，所以 …", "\text{since } a = b": given, not claimed
+            return "assumption"
         defining = _defines_next(lead)
         if self.hidden and n == 0 and not self.current and isinstance(lv, Indexed) and \
                 all(a.is_Integer for a in lv.indices) and isinstance(rv, Expr) and rv.is_number:
@@ -693,11 +717,11 @@ _CASE = re.compile(r"\$+\s*([^$]{1,40}?)\s*\$+|(?<![\\a-zA-Z_{])([a-z]\s*(?:=|�
                    r"\s*[a-z])(?![a-zA-Z_}])")
 #: Words that make a condition a case label: "If $i = j$,", "当 $i=j$ 时", "$i≠j$ 的情况".
 _CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|case\s*\d*\s*[:：.]?|for|in case)|当|若|如果|"
-                         r"对于|情况\s*[\d一二三四五六七八九十]*\s*[:：]?)\s*[(（]?\s*$", re.I)
+                         r"对于|情况\s*[\d一二三四五六七八九十]*\s*[:：]?)\s*[(（]?\s*$", re.IGNORECASE)
 _CUE_AFTER = re.compile(r"^\s*[)）]?\s*(?:时|的时候|的情况|情况下|[:：,，]?\s*$)")
 #: A sentence about whether something is true is a remark, not a case label.
 _REMARK = re.compile(r"\b(?:holds?|true|valid|wrong|fails?|only|correct|drops?)\b|成立|正确|错误|只|仅",
-                     re.I)
+                     re.IGNORECASE)
 
 
 def lead_condition(lead: str, parser: Parser) -> tuple[str, Any] | None:

@@ -64,6 +64,7 @@ from attncheck.verify.chains import (
     is_condition_block,
     rows_of,
     substitute,
+    without_variables,
 )
 from attncheck.verify.declarations import State, default_dimension, hypotheses_of
 from attncheck.verify.errors import Location, VerifyError
@@ -79,6 +80,7 @@ from attncheck.verify.parse import (
     Notation,
     ParseProblem,
     VectorLiteral,
+    index_symbol,
 )
 from attncheck.verify.prose import read_assumptions
 from attncheck.verify.result import (
@@ -228,12 +230,22 @@ def model_notation(ctx: _Context) -> Notation | None:
     return ctx.notation
 
 
-def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model) -> list[str]:
+def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
+                        notation: Notation | None = None, *, only_vectors: bool = False
+                        ) -> list[str]:
     """Names in a step that verify has no meaning for: vectors that are neither random
     families nor softmax's y, x, t (S_i, ŷ_1, g_i), and names of several letters, Greek
     letters or letters with a digit (Σ, sum, c1) that the note did not define.  A single
-    Latin letter (a in Var(aX)) is a constant, as lecture notes use it."""
-    both = lhs - rhs
+    Latin letter (a in Var(aX)) is a constant, as lecture notes use it — unless the note
+    writes it with an index elsewhere or in A·B: then, alone, it is a whole vector
+    (``only_vectors``: just those, for derivatives ∂L/∂o beside o_k)."""
+    vectors: set[str] = set()
+    if notation is not None:
+        vectors = set(notation.indexed) | {notation.rename.get(v, v) for v in notation.indexed}
+    both = (lhs - rhs).xreplace({s: Symbol(s.name) for s in _variables_of_derivatives(lhs, rhs)})
+    if only_vectors:
+        return sorted({f"{s.name} without an index" for s in both.free_symbols
+                       if isinstance(s, Symbol) and s.name in vectors and not s.is_integer})
     families = {f.name for f in model.families}
     out = sorted({str(x.base.label) + "_" + ",".join(map(str, x.indices))
                   for x in both.atoms(Indexed)
@@ -250,11 +262,34 @@ def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model) -> list[str]:
         if name in SOFTMAX_BASES and name not in families:
             out.append(f"{name} without an index")  # softmax's y, x, t are vectors
             continue
+        if name in vectors:
+            out.append(f"{name} without an index")
+            continue
         if s == model.dim or re.fullmatch(r"[A-Za-z]", name) or name.startswith(("mu_", "sigma_",
                                                                                    "rho_")):
             continue
         out.append(name)
     return out
+
+
+def _particular_entries(step: Step, lhs: Expr, rhs: Expr) -> list[str]:
+    """Entries with a number for index (x_1, x_2) that the note's definitions brought into a
+    step written with general indices (x_i) only."""
+    written = [v for v in (step.lhs.value, step.rhs.value) if isinstance(v, Expr)]
+    bound = {lim[0] for v in written for sm in v.atoms(Sum) for lim in sm.limits}
+    if not any(isinstance(a, Symbol) and a not in bound
+               for v in written for x in v.atoms(Indexed) for a in x.indices):
+        return []  # ∂L/∂x_3 = y_3 − 1: a step about particular entries itself
+    before = {x for v in written for x in v.atoms(Indexed)}
+    brought = {x for x in (lhs - rhs).atoms(Indexed)
+               if x.indices and all(a.is_Integer for a in x.indices)} - before
+    return sorted(str(x.base.label) + "_" + ",".join(map(str, x.indices)) for x in brought)
+
+
+def _variables_of_derivatives(*es: Expr) -> set[Symbol]:
+    """o in ∂L/∂o: a variable even where the derivative has already been taken away."""
+    return {v for e in es for d in e.atoms(Derivative) for v in d.variables
+            if isinstance(v, Symbol)}
 
 
 def _bound_names(expr: Expr, taken: set[str]) -> Expr:
@@ -387,10 +422,52 @@ class _Context:
     #: the note's letters, to say things in them (z, not verify's x)
     notation: Notation | None = None
     seeds: dict[int, int] = field(default_factory=dict)
+    #: families whose components the note says are correlated, and where it says so
+    correlated: dict[str, str] = field(default_factory=dict)
 
     def number_of(self, step: StepResult) -> int:
         """The seed number of a step: its position in the file (stable across reruns)."""
         return self.seeds.get(id(step), step.number)
+
+
+#: "b_1 and b_2 are correlated by ρ", "分量之间彼此相关" — but not "uncorrelated", "不相关".
+_CORRELATED = re.compile(r"(?<![Uu]n)(?<!not )correlat(?:ed|ion)|"
+                         r"(?<![不无非])(?:相关系数|彼此相关|相互相关|是相关的|存在相关|有相关)")
+_COMPONENT_WORDS = re.compile(r"\b(?:elements?|components?|entries|coordinates?)\b|分量|元素",
+                              re.IGNORECASE)
+
+
+def _correlated_components(source: Source, events: Sequence[Any], notation: Notation
+                           ) -> tuple[tuple[str, str], ...]:
+    """Families whose components the note says are correlated with each other (a sentence
+    that says so, naming a component b_1 or the components in words), and where it says it.
+
+    verify's families have independent components across indices; such a note asks for
+    another model, so its steps that mix components are not judged in the i.i.d. one."""
+    families = tuple(f.name for f in notation.model().families)
+    out: dict[str, str] = {}
+    for e in events:
+        if not isinstance(e, Prose):
+            continue
+        text = re.sub(r"\$+([^$]*)\$+", lambda m: " " + m.group(1) + " ", e.text)
+        for sentence in re.split(r"(?<=[.!?。！？；;])\s*", text):
+            if not _CORRELATED.search(sentence):
+                continue
+            named = [f for f in families if re.search(rf"(?<![A-Za-z\\]){f}_", sentence)
+                     or re.search(rf"\b{f.upper()}\b", sentence)]
+            if not named and _COMPONENT_WORDS.search(sentence):
+                named = list(families)
+            loc = source.location(e.offset(0))
+            for f in named:
+                out.setdefault(f, f"{loc.line}:{loc.column}")
+    return tuple(out.items())
+
+
+def _mixes_components(moment: Expr, family: str) -> bool:
+    """Whether a moment involves two components of ``family`` (b_1 and b_2, or b_i summed)."""
+    comps = {x for x in moment.atoms(Indexed) if str(x.base.label) == family}
+    bound = {v for sm in moment.atoms(Sum) for v, *_ in sm.limits}
+    return len(comps) > 1 or any(set(x.indices) & bound for x in comps)
 
 
 def _loc(ctx: _Context, link: Link, offset: int | None = None) -> Location:
@@ -636,9 +713,11 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     if remaining <= 0:
         return _recorded(ctx, step, StepStatus.NOT_CHECKED, "not checked: time budget spent "
                          f"(--timeout {ctx.settings.timeout:g} s)", n, dset, model)
-    lhs = substitute(step.lhs.value, step.aliases)
-    rhs = substitute(step.rhs.value, step.aliases)
-    lhs, rhs = _worked_example(lhs, rhs, step.aliases)
+    aliases = without_variables(step.aliases, step.lhs.value, step.rhs.value)
+    lhs = substitute(step.lhs.value, aliases)
+    rhs = substitute(step.rhs.value, aliases)
+    lhs, rhs = _worked_example(lhs, rhs, aliases)
+    particular = _particular_entries(step, lhs, rhs)  # before a case's i ≠ j makes i, j numbers
     lhs, rhs = _implicit_functions(lhs, rhs)
     if (lhs.has(PRIME) or rhs.has(PRIME)):
         if variable is None and (lhs.has(XI) or rhs.has(XI)):
@@ -666,6 +745,13 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     if step.kind == "follows" and step.premise is not None:
         lhs, rhs = _follows(lhs, rhs, step.premise, step.aliases)
     moments = frozenset(lhs.atoms(E, Var, Cov) | rhs.atoms(E, Var, Cov))
+    mixed = next((f for f in ctx.correlated if any(_mixes_components(m, f) for m in moments)),
+                 None)
+    if mixed is not None:  # "b_1 and b_2 are correlated by ρ": not the model verify checks in
+        return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: the note "
+                                 f"says the components of {mixed} are correlated (at "
+                                 f"{ctx.correlated[mixed]}); verify's model takes them as "
+                                 "independent", n, dset, model), lhs=lhs, rhs=rhs)
     slow = next((where for m, where in ctx.too_slow.items() if m in moments), None)
     if slow is not None:  # the same moment cost a whole step's time before: not again
         return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: a moment "
@@ -688,9 +774,19 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     except RecursionError:
         return _recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: too deeply nested",
                          n, dset, model)
+    if status is StepStatus.FAILS and _within_written_decimals(lhs, rhs, step):
+        status, needs, checker = StepStatus.HOLDS, (frozenset(),), "decimals"
+    if particular and status is StepStatus.FAILS:
+        # E := e^{z_1} + e^{z_2} + e^{z_3} from the note's three-class example, put into a
+        # step about a general z_i: the note meant its general E there, which it only named
+        said = _in_note_letters(", ".join(particular), model_notation(ctx))
+        return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: a "
+                                 f"definition written for particular entries ({said}) would "
+                                 "be put into a step about general ones", n, dset, model),
+                       lhs=lhs, rhs=rhs)
     unknown = [_in_note_letters(u, model_notation(ctx)) for u in _unknown_quantities(
-        lhs, rhs, model)] \
-        if status is StepStatus.FAILS and checker != "calculus" else []
+        lhs, rhs, model, ctx.notation, only_vectors=checker == "calculus")] \
+        if status is StepStatus.FAILS else []
     if unknown:
         # a step that fails only as verify read it — with S_i, ŷ_1 whose meaning it never
         # read — is not shown wrong: the note's definition of them was not understood
@@ -702,6 +798,40 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                       residual, mean_square, checker, lhs_source=step.lhs.source,
                       rhs_source=step.rhs.source, kind=step.kind, relation=step.relation,
                       condition=step.condition)
+
+
+#: A decimal as written: its digits after the point say how precisely it was meant.
+_DECIMAL = re.compile(r"(?<![\d.])\d*\.(\d+)")
+
+
+def _within_written_decimals(lhs: Expr, rhs: Expr, step: Step) -> bool:
+    """Two numbers that differ by less than one unit in the last decimal the step writes.
+
+    ``-\\log(0.245) = 1.406`` and ``1/\\sqrt 2 = 0.707`` are rounded (or cut) values: the
+    author means them to the places written, so they hold when the exact sides differ by
+    at most 10^-p, p the fewest places of a decimal in the step; ``= 1.46`` is still wrong.
+
+    >>> from sympy import Float, log, Rational
+    >>> from types import SimpleNamespace as N
+    >>> st = N(lhs=N(source="-log(0.245)"), rhs=N(source="1.406"))
+    >>> _within_written_decimals(-log(Rational(49, 200)), Rational(703, 500), st)
+    True
+    >>> st = N(lhs=N(source="-log(0.245)"), rhs=N(source="1.46"))
+    >>> _within_written_decimals(-log(Rational(49, 200)), Rational(146, 100), st)
+    False
+    """
+    if not (isinstance(lhs, Expr) and isinstance(rhs, Expr) and lhs.is_number
+            and rhs.is_number):
+        return False
+    places = [len(m) for side in (step.lhs, step.rhs)
+              for m in _DECIMAL.findall(side.source or "")]
+    if not places:
+        return False
+    try:
+        gap = abs(complex((lhs - rhs).evalf(30)))
+    except (TypeError, ValueError):
+        return False
+    return gap <= 10.0 ** -min(places)
 
 
 def _follows(lhs: Expr, rhs: Expr, premise: tuple[Link, Link],
@@ -789,9 +919,15 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
                 add(f.hypothesis, source.location(e.offset(0)), f.phrase)
             # "* 各维度的 q_i, k_i 相互独立 / * 均值为 0 / * 方差为 1": items go on the subject
             context = bool(found) and isinstance(e, Prose)
-            m = _TARGET_WORDS.search(text)
+            m = _TARGET_WORDS.search(text) or _one_hot_lists(text)
             if m:
                 add(_target_sums_to_one(), source.location(e.offset(0)), m.group(0))
+            m = _CORRECT_CLASS.search(text)
+            if m:  # "the index of the correct class is k": the label is one-hot at k
+                from derivations.softmax import OneHotTarget
+
+                add(OneHotTarget(index_symbol(m.group(1) or m.group(2))),
+                    source.location(e.offset(0)), m.group(0))
         if isinstance(e, Math):
             context = context and not e.display
             for h, at in _laws(e, model):
@@ -814,7 +950,35 @@ _CONDITION_ONLY = re.compile(r"\$+\s*[a-z]\s*(=|≠|\\neq?|\\not\s*=)\s*[a-z]\s*
 _TARGET_WORDS = re.compile(
     r"one[- ]?hot|独热|只有一个(?:元素|分量)?为\s*1|only one (?:non-?zero|element)|"
     r"(?:label|target|标签)[^.。]{0,40}(?:probability distribution|概率分布|sums? to (?:one|1)|和为\s*1)|"
-    r"(?:probability distribution|概率分布)[^.。]{0,30}(?:label|target|标签)", re.I)
+    r"(?:probability distribution|概率分布)[^.。]{0,30}(?:label|target|标签)", re.IGNORECASE)
+
+
+#: The class a one-hot label marks, named by a letter: "the correct class is k",
+#: "index of the correct class is k", "正确类别为 k", "真实标签的下标为 k".
+_CORRECT_CLASS = re.compile(
+    r"(?:correct|true|target|ground[- ]truth)\s+(?:class|label|category)(?:\s+index)?"
+    r"\s*(?:is|=|:)\s*([a-z])\b(?!\s*[_^=]|\()|"
+    r"(?:正确|真实|目标)的?(?:类别|类|标签)的?(?:下标|索引|编号)?\s*(?:为|是|=)\s*([a-z])(?![A-Za-z_(^])",
+    re.IGNORECASE)
+
+
+_BIT_LIST = re.compile(r"\[\s*[01](?:\s*,\s*[01])+\s*\]")
+
+
+def _one_hot_lists(text: str) -> re.Match[str] | None:
+    """"y_j 取值 [1,0,0] 或者 [0,1,0] 或者 [0,0,1]": the label's possible values listed, each
+    with a single 1 — one-hot in all but name (one example value alone says less).
+
+    >>> bool(_one_hot_lists("y takes [1,0,0] or [0,1,0] or [0,0,1]; together [1,1,1]"))
+    True
+    >>> bool(_one_hot_lists("y = [0, 1, 0] in this example"))
+    False
+    """
+    lists = [m for m in _BIT_LIST.finditer(text) if m.group(0).count("1") == 1]
+    if len({re.sub(r"\s", "", m.group(0)) for m in lists}) < 2:
+        return None
+    between = text[lists[0].end():lists[1].start()]
+    return lists[0] if re.search(r"或|\bor\b|,|，|、", between) else None
 
 
 def _one_hot(label: Indexed) -> Hypothesis:
@@ -868,6 +1032,8 @@ class Reading:
     hypotheses: tuple[Hypothesis, ...]
     notes: tuple[ReadNote, ...]
     skipped: int
+    #: families whose components the note's words say are correlated, and where
+    correlated: tuple[tuple[str, str], ...] = ()
 
 
 def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> Reading:
@@ -938,7 +1104,7 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
     read_hyps, read_notes = _assumptions(source, events, notation, assumed)
     notes += read_notes
     return Reading(source, fmt, notation, tuple(blocks), tuple(chains), tuple(read_hyps),
-                   tuple(notes), skipped)
+                   tuple(notes), skipped, _correlated_components(source, events, notation))
 
 
 def check_source(source: Source, fmt: Format, settings: Settings = Settings()) -> VerifyResult:
@@ -951,7 +1117,8 @@ def check_source(source: Source, fmt: Format, settings: Settings = Settings()) -
         notes.append(ReadNote(Location(source.path),
                               f"more than {MAX_STEPS} steps in one file: split it", problem=True))
         return VerifyResult(source.path, fmt, (), reading.skipped, tuple(notes), source.encoding)
-    ctx = _Context(source, settings, start + settings.timeout, notation=reading.notation)
+    ctx = _Context(source, settings, start + settings.timeout, notation=reading.notation,
+                   correlated=dict(reading.correlated))
     by_block = {id(b.math): b for b in reading.blocks}
     model = reading.notation.model()
     results: list[DerivationResult] = []

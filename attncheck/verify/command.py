@@ -26,8 +26,8 @@ from attncheck.text import output_console, printable
 from attncheck.verify.check import NUMERIC_SECONDS, STEP_SECONDS, TIMEOUT, verify
 from attncheck.verify.errors import VerifyError
 from attncheck.verify.files import _SUFFIXES
-from attncheck.verify.report import SCHEMA, to_json, to_latex
-from attncheck.verify.result import VerifyResult
+from attncheck.verify.report import SCHEMA, to_json
+from attncheck.verify.result import RENDERERS, VerifyResult
 from attncheck.verify.terminal import print_result
 
 __all__ = ["CURRENT", "files_of", "register", "run"]
@@ -75,7 +75,9 @@ def run(args: argparse.Namespace) -> int:
     elif args.latex:
         for r in results:
             if isinstance(r, VerifyResult):
-                sys.stdout.write(to_latex(r))
+                # attncheck.notes_report, above verify and the decks, registers it: the rows
+                # are the deck's (the command line imports it for --latex)
+                sys.stdout.write(RENDERERS["latex-document"](r))
     else:
         for r in results:
             if isinstance(r, VerifyResult):

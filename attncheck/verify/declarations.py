@@ -56,6 +56,7 @@ from derivations import (
     VarianceIs,
 )
 from derivations.expectation import is_random
+from derivations.hypotheses import check_consistent
 
 __all__ = ["KEYWORDS", "MAX_FAMILIES", "State", "default_dimension", "hypotheses_of"]
 
@@ -171,6 +172,8 @@ class State:
             try:
                 for h in _hypotheses(piece, parser, model):
                     if h not in hyps:
+                        # E(q_i)=0 then E(q_i)=1: both would "hold" — an input error, located
+                        check_consistent((*hyps, h), model)
                         hyps.append(h)
             except ParseProblem as p:
                 raise VerifyError(f"cannot read the declaration {quote('assume ' + piece, 60)}: "

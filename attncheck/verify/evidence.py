@@ -98,6 +98,8 @@ def attach_evidence(step: StepResult, model: Model, *, seed: int | np.random.See
                     alpha: float = 1e-6, power: float = 0.999, detect: float = 0.05,
                     max_seconds: float = 1.0) -> StepResult:
     """``step`` with its numeric evidence (softmax steps are returned unchanged)."""
+    if step.checker == "decimals":
+        return step  # rounded numbers: held to the places written, there is nothing to sample
     if step.checker in ("softmax", "calculus"):
         make = softmax_evidence if step.checker == "softmax" else calculus_evidence
         try:

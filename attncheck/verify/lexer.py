@@ -415,6 +415,11 @@ class _Lexer:
             return j
         if name in _TRANSPARENT:
             a = _argument(text, j)
+            if name in ("boxed", "fbox") and a and re.match(r"\s*\\(boxed|fbox)\b",
+                                                            text[a[2]:hi]):
+                # o = \boxed{2}\boxed{3}\boxed{4}: boxes side by side draw a vector's
+                # entries, they do not multiply
+                raise LexError("a row of \\boxed{…} entries (a vector drawn as boxes)", i)
             if a and text[a[0] - 1:a[0]] == "{":
                 self.emit("LBRACE", "{", a[0] - 1, a[0])
                 self.run(a[0], a[1])
@@ -487,7 +492,7 @@ class _Lexer:
         a = _argument(text, j)
         if not a:
             raise LexError(f"\\{name} without its {{…}}", i)
-        inner = text[a[0]:a[1]]
+        inner = text[a[0]:a[1]].replace("\ue024", "$")  # blocks.TEXT_DOLLAR: $ as written
         core = inner.strip()
         font = name in ("mathrm", "operatorname", "operatorname*")
         if font:  # \operatorname*{arg\,min}: spacing inside a name is not a word break

@@ -207,8 +207,11 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         rename[target] = "t"
     if loss is not None:
         rename[loss] = "L"
-    if output is not None and "y" not in rename and output != "y" and target != "y":
-        pass
+    if output is not None and "y" not in rename and output != "y" and target != "y" and \
+            "y" in indexed:
+        # a_j the softmax and y_j beside it: y is not the output that a becomes, and two
+        # letters must never merge into one — the label, when the note names no other
+        rename["y"] = "t" if target is None else "υ"
     softmax_letters = set(rename) | set(rename.values())
     if any(t.kind in ("PARTIAL", "NABLA") or (t.kind == "WORD" and t.value.lower() in
                                               ("softmax", "log", "ln", "exp"))
@@ -228,6 +231,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                     functions=frozenset(functions - {"L"}), scalars=scalars,
                     dependent=pairs,
                     vectors=_vector_indexed(rows, families),
+                    indexed=frozenset((indexed | _in_products_of_vectors(rows))
+                                      - set(families) - set(scalars) - {"e", dim}),
                     matrices=_two_indexed(rows, families))
 
 

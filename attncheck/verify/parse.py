@@ -183,6 +183,8 @@ class Notation:
     vectors: frozenset[str] = frozenset()
     #: letters the note writes with two indices (A_{ic}): there A_{13} is row 1, column 3
     matrices: frozenset[str] = frozenset()
+    #: letters the note also writes with a subscript (o_k, p_j): alone, o is the vector
+    indexed: frozenset[str] = frozenset()
 
     @staticmethod
     def for_model(model: Model) -> Notation:

@@ -95,9 +95,9 @@ from attncheck.verify.result import (
     VerifyResult,
 )
 from derivations import Hypothesis
-from derivations.printing import AttnLatexPrinter, escape
+from derivations.printing import AttnLatexPrinter
 
-__all__ = ["SCHEMA", "WORDS", "evidence_text", "language", "status_text", "table", "to_html", "to_json", "to_latex"]
+__all__ = ["SCHEMA", "WORDS", "evidence_text", "language", "status_text", "table", "to_html", "to_json"]
 
 SCHEMA = "attncheck.verify/2"
 
@@ -188,7 +188,8 @@ def status_text(s: StepResult) -> str:
     or 'fails: residual …'.
     """
     if s.status is StepStatus.HOLDS:
-        return "holds in general"
+        return "holds to the decimal places written" if s.checker == "decimals" else \
+            "holds in general"
     if s.note and not s.status.judged:
         where = f" (at {s.problem_location.line}:{s.problem_location.column})" \
             if s.problem_location else ""
@@ -265,7 +266,8 @@ def _plain(s: str) -> str:
 # ---- LaTeX ----------------------------------------------------------------------------
 
 #: The few words of the ✓/✗ marks, in the language of the notes (Chinese when their
-#: reasons or titles are, else English).
+#: reasons or titles are, else English).  Kept for callers; the LaTeX report takes its
+#: words from :data:`attncheck.i18n.NOTES`, as the deck from a note does.
 WORDS = {
     "en": {"needs": "needs", "not declared": "not declared: ", "residual": "residual",
            "mean square residual": "mean square residual", "derivation": "Derivation"},
@@ -274,79 +276,41 @@ WORDS = {
 }
 
 
-def language(r: VerifyResult) -> str:
-    """"zh" when the notes' reasons or titles contain CJK characters, else "en"."""
-    texts = [d.title for d in r.derivations] + [s.reason for s in r.steps]
-    return "zh" if any("\u4e00" <= c <= "\u9fff" for t in texts for c in t) else "en"
+def language(r: VerifyResult, text: str = "") -> str:
+    """"zh" when the notes' reasons, titles or the words their hypotheses were read from
+    contain CJK characters, or when the note's ``text`` is Chinese prose around formulas
+    (its ideographs at least 2 % of its Latin letters, which formulas are full of), else "en".
 
-
-def _mark(s: StepResult, p: AttnLatexPrinter, words: dict[str, str]) -> str:
-    ok, fail = p._settings["marks"]
-    declared = tuple(s.declared)
-    if s.status is StepStatus.HOLDS:
-        return ok
-    if s.status is StepStatus.HOLDS_GIVEN:
-        return rf"{ok}\ {p.hypothesis_set(s.used, declared)}"
-    if s.status is StepStatus.NEEDS_UNDECLARED:
-        return (rf"{fail}\ \text{{{words['needs']}}}\ {p.hypothesis_set(s.used, declared)},"
-                rf"\ \text{{{words['not declared']}}}{p.hypothesis_set(s.undeclared, declared)}")
-    if not s.status.judged:
-        return rf"\text{{{escape(s.note)}}}"
-    word = words["mean square residual" if s.mean_square else "residual"]
-    return rf"{fail}\ \text{{{word}}}\ {p.doprint(s.residual)}"
-
-
-def _align(d: DerivationResult, p: AttnLatexPrinter, words: dict[str, str]) -> str:
-    rows = []
-    for n, s in enumerate(d.steps):
-        left = p.doprint(s.lhs) if n == 0 else ""
-        # the reason is the notes' own text-mode LaTeX (it sat in their \text{…}): kept as is
-        why = rf"\text{{{s.reason}}}" if s.reason else ""
-        rows.append(rf"{left} &{{}}= {p.doprint(s.rhs)} &&{why} &&{_mark(s, p, words)}")
-    return "\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}"
-
-
-def to_latex(r: VerifyResult, *, standalone: bool = True, notebook: bool = False) -> str:
-    """The checked chains as align* with ✓/✗ marks; a compilable document when standalone.
-
-    Chinese reasons need xelatex: the document loads ctex when the text is not ASCII.
+    >>> from attncheck.verify.check import verify_text
+    >>> r = verify_text("$$ E(q_i + k_i) = E(q_i) + E(k_i) $$", "m.md", numeric=False)
+    >>> language(r), language(r, "由线性性可得 $$ E(q_i + k_i) = E(q_i) + E(k_i) $$")
+    ('en', 'zh')
     """
-    lang = language(r)
-    # E(·), D(·) as Chinese notes write them; 𝔼[·], Var(·) in English
-    p = AttnLatexPrinter({"notation": "ED" if lang == "zh" else "mathbb", "dot": "transpose"})
-    words = WORDS[lang]
-    parts = []
-    for d in r.derivations:
-        title = escape(d.title) if d.title else f"{words['derivation']} {d.number}"
-        where = escape(f"{d.location}")
-        body = _align(d, p, words)
-        if notebook:
-            body = body.replace(r"\begin{align*}", r"\begin{aligned}").replace(
-                r"\end{align*}", r"\end{aligned}")
-            parts.append(f"$$\\text{{{title} ({where})}}\\\\ {body}$$")
-        else:
-            parts.append(f"\\paragraph{{{title}}} \\texttt{{{where}}}\n{body}")
-    body = "\n\n".join(parts)
-    if not standalone:
-        return body
-    cjk = "\\usepackage{ctex}\n" if any(ord(c) > 127 for c in body) else ""
-    return ("\\documentclass{article}\n\\usepackage{amsmath,amssymb}\n" + cjk
-            + "\\begin{document}\n" + body + "\n\\end{document}\n")
+    texts = ([d.title for d in r.derivations] + [s.reason for s in r.steps]
+             + [n.text for n in r.notes if not n.problem])
+    if any("\u4e00" <= c <= "\u9fff" for t in texts for c in t):
+        return "zh"
+    ideographs = sum("\u4e00" <= c <= "\u9fff" for c in text)
+    letters = sum(c.isascii() and c.isalpha() for c in text)
+    return "zh" if ideographs >= max(5, 0.02 * letters) else "en"
 
 
 def to_html(r: VerifyResult) -> str:
-    """An HTML table for notebooks; expressions as \\( … \\) for MathJax."""
-    p = AttnLatexPrinter({"dot": "transpose"})
+    """An HTML table for notebooks: each step as the note wrote it, as \\( … \\) for MathJax."""
+    from attncheck.notetex import math_source, relation
+
     rows = []
     for d in r.derivations:
         for s in d.steps:
-            color = "green" if s.holds else "#c00"
-            mark = "✓" if s.holds else "✗"
+            color = "green" if s.holds else "#c00" if s.status.judged else "#b60"
+            mark = "✓" if s.holds else "✗" if s.status.judged else _HTML_MARKS.get(s.status, "?")
+            step = " ".join((math_source(s.lhs_source).latex, relation(s.relation),
+                             math_source(s.rhs_source).latex))
             rows.append(
                 "<tr>"
                 f"<td style='color:{color}'>{mark}</td>"
                 f"<td>{html.escape(str(s.location))}</td>"
-                f"<td>\\({html.escape(p.doprint(s.lhs))} = {html.escape(p.doprint(s.rhs))}\\)</td>"
+                f"<td>\\({html.escape(step)}\\)</td>"
                 f"<td>{html.escape(s.reason)}</td>"
                 f"<td>{html.escape(status_text(s))}</td>"
                 "</tr>")
@@ -354,10 +318,10 @@ def to_html(r: VerifyResult) -> str:
     return f"<table>{head}{''.join(rows)}</table>"
 
 
+_HTML_MARKS = {StepStatus.DEFINITION: "≔", StepStatus.ASSUMPTION: "⊢", StepStatus.CONDITION: "|"}
 
-RENDERERS.update({
+
+RENDERERS.update({  # "latex" and "notebook" come with attncheck.notes_report (the deck's rows)
     "json": to_json,
-    "latex": lambda r: to_latex(r, standalone=False),
-    "notebook": lambda r: to_latex(r, standalone=False, notebook=True),
     "html": to_html,
 })

@@ -243,7 +243,10 @@ class VerifyResult:
         return tuple(s for d in self.derivations for s in d.steps)
 
     def _render(self, how: str) -> Any:
-        # attncheck/verify/__init__.py imports report, which registers: always filled here
+        # attncheck/verify/__init__.py imports report, which registers json and html; the
+        # LaTeX forms come with attncheck.notes_report (the decks' rows, above this package)
+        if how not in RENDERERS:
+            raise LookupError(f"no {how} form of a verify result: import attncheck.notes_report")
         return RENDERERS[how](self)
 
     def as_json(self) -> dict[str, object]:
@@ -252,8 +255,9 @@ class VerifyResult:
     def latex(self) -> str:
         return self._render("latex")  # type: ignore[no-any-return]
 
-    def _repr_latex_(self) -> str:
-        return self._render("notebook")  # type: ignore[no-any-return]
+    def _repr_latex_(self) -> str | None:
+        # None: Jupyter shows the HTML table instead, until attncheck.notes_report is imported
+        return RENDERERS["notebook"](self) if "notebook" in RENDERERS else None
 
     def _repr_html_(self) -> str:
         return self._render("html")  # type: ignore[no-any-return]

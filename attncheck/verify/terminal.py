@@ -25,6 +25,8 @@ from pylatexenc.latex2text import (
     get_default_latex_context_db,
 )
 from pylatexenc.latexwalker import LatexWalker, LatexWalkerError
+from pylatexenc.latexwalker import get_default_latex_context_db as walker_db
+from pylatexenc.macrospec import std_macro
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -83,10 +85,20 @@ def _converter() -> LatexNodes2Text:
                            keep_braced_groups_minlen=2)
 
 
+@cache
+def _walker_context() -> Any:
+    """pylatexenc's macros, with the fractions notes use that it does not know (\\dfrac)."""
+    db = walker_db()
+    db.add_context_category("attncheck", prepend=True, macros=[
+        std_macro(name, False, 2) for name in ("dfrac", "tfrac", "cfrac")])
+    return db
+
+
 def readable(latex: str) -> str:
     """The note's LaTeX as a terminal can show it (falls back to the source itself)."""
     try:  # strict: a tolerant parse drops the very brace a reader must see to fix the note
-        nodes, _, _ = LatexWalker(latex, tolerant_parsing=False).get_latex_nodes()
+        nodes, _, _ = LatexWalker(latex, latex_context=_walker_context(),
+                                  tolerant_parsing=False).get_latex_nodes()
         out = _converter().nodelist_to_text(nodes)
     except (LatexWalkerError, ValueError, KeyError, IndexError, RecursionError):
         return printable(" ".join(latex.split()))  # shown as written
@@ -114,7 +126,7 @@ class _Say:
     def verdict(self, s: StepResult, d: DerivationResult) -> str:
         w = self.w
         if s.status is StepStatus.HOLDS:
-            return w.say("holds")
+            return w.say("holds-decimals" if s.checker == "decimals" else "holds")
         if s.status is StepStatus.HOLDS_GIVEN:
             return w.say("holds-given", hypotheses=self.hyps(s.used, d))
         if s.status is StepStatus.NEEDS_UNDECLARED:
@@ -135,7 +147,9 @@ class _Say:
         w = self.w
         f = step_failure(s, d)
         if f is not None and f.should_be is not None:
-            out = w.say("should-be", value=self.math(f.should_be, d), claimed=self.math(s.rhs, d))
+            claimed = readable(s.rhs_source) if s.rhs.is_number and s.rhs_source else \
+                self.math(s.rhs, d)  # 1.46 as written, not 73/50
+            out = w.say("should-be", value=self.math(f.should_be, d), claimed=claimed)
             if f.would_hold_given:
                 out += w.say("would-hold-given", hypotheses=w.say("or").join(
                     self.hyps(h, d) for h in f.would_hold_given))
@@ -233,7 +247,8 @@ def print_result(r: VerifyResult, console: Console, lang: str = "en",
             plain(w.say("read-from-text", where=n.location, hypothesis=n.hypothesis,
                         text=n.text))
     for n in r.problems:
-        plain(w.say("not-read-at", where=n.location, text=n.text))
+        plain(w.say("not-read-at", where=n.location,
+                    text=n.text if lang == "en" else w.note(note_detail(n.text))))
     for s in r.steps:  # file:line:col first, as compilers write it: editors jump there
         if s.status.wrong or (s.is_claim and not s.status.judged):
             d = next(d for d in r.derivations if s in d.steps)

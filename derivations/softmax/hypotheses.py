@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from sympy import Eq, Expr, Indexed, Integer, KroneckerDelta, Sum, Symbol
+from sympy import Dummy, Eq, Expr, Indexed, Integer, KroneckerDelta, Sum, Symbol
 
 from derivations.errors import InvalidModel
 from derivations.hypotheses import Hypothesis
@@ -84,15 +84,26 @@ class OneHotTarget(SoftmaxHypothesis):
             raise InvalidModel(f"OneHotTarget: the class must be an index symbol or an integer ≥ 1, not {c!r}")
 
     def __str__(self) -> str:
-        return f"t_k = δ_k{self.label}"
+        m = self._other()
+        return f"t_{m} = δ_{m}{self.label}"
+
+    def _other(self) -> Symbol:
+        """The letter for a generic entry: k, or m when the class itself is called k."""
+        return Symbol("m", integer=True, positive=True) if self.label == k else k
 
     def substitute(self, expr: Expr) -> Expr:
+        c = self.label
+        if isinstance(c, Symbol):  # Σ_k t_k log y_k with the class named k: the sum's own k
+            expr = expr.replace(   # is another letter, or t_k would become δ_kk = 1
+                lambda e: isinstance(e, Sum) and any(v == c for v, *_ in e.limits),
+                lambda e: e.xreplace({c: Dummy(c.name, integer=True, positive=True)}))
         return expr.replace(lambda e: isinstance(e, Indexed) and e.base == t,
-                            lambda e: KroneckerDelta(e.indices[0], self.label))
+                            lambda e: KroneckerDelta(e.indices[0], c))
 
     @property
     def statement(self) -> Eq:
-        return Eq(t[k], KroneckerDelta(k, self.label), evaluate=False)
+        m = self._other()
+        return Eq(t[m], KroneckerDelta(m, self.label), evaluate=False)
 
     def _attncheck_latex(self, printer: Any) -> str:
         return str(printer._print(self.statement))
