@@ -186,6 +186,8 @@ SENTENCES: dict[str, dict[str, str]] = {
     "residual": {"en": "residual", "zh": "残差"},
     "mean square residual": {"en": "mean-square residual", "zh": "均方残差"},
     "fails-residual": {"en": "fails: {kind} {residual}", "zh": "不成立：{kind} {residual}"},
+    "fails-entry": {"en": "fails at entry ({entry}) as written (counting ⋯ as one)",
+                    "zh": "按所写位置（⋯ 算一个），第 ({entry}) 个元素不成立"},
     "should-be": {"en": "= {value}, not {claimed}", "zh": "应为 {value}，而非 {claimed}"},
     "would-hold-given": {"en": "; holds given {hypotheses}", "zh": "；在 {hypotheses} 下成立"},
     "would-hold-if": {"en": "; would hold if {condition}", "zh": "；当 {condition} 时成立"},

@@ -241,6 +241,13 @@ class TextPrinter(LecturerOrder, StrPrinter):
     def _print_Tuple(self, expr: Expr) -> str:
         return "(" + ", ".join(self._print(a) for a in expr.args) + ")"
 
+    def _print_VectorLiteral(self, expr: Expr) -> str:
+        """A vector or matrix the note wrote out (attncheck.verify): [a, b] or [a, b; c, d]."""
+        rows = expr.args
+        if rows and all(type(r).__name__ == "VectorLiteral" for r in rows):
+            return "[" + "; ".join(", ".join(self._print(a) for a in r.args) for r in rows) + "]"
+        return "[" + ", ".join(self._print(a) for a in rows) + "]"
+
     # -- powers, products, sums --------------------------------------------------------
     def _sup(self, power: Expr | int) -> str:
         s = self._print(power).replace(MINUS, "-")

@@ -87,6 +87,8 @@ def step_rule(s: Step, d: Chain) -> RuleUse | None:
 def step_failure(s: Step, d: Chain) -> Failure | None:
     """What the right side of a failing step should be, and the smallest further hypothesis
     that would make it hold (None: no single value is known; show the residual)."""
+    if any(type(a).__name__ == "VectorLiteral" for a in (s.lhs, s.rhs)):
+        return None  # a matrix written out: the residual says which entries are wrong
     if s.lhs.is_number and s.rhs.is_number:  # arithmetic: the value itself, as decimals if
         value = expand(s.lhs)                  # either side is not a fraction
         if not (value.is_Rational and s.rhs.is_Rational):

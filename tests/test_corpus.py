@@ -65,6 +65,7 @@ UNSUPPORTED: dict[str, str] = {
     "term, e^{z_1} + ⋯ + e^{z_i} + ⋯ + e^{z_m}",
     r"l is a random vector; (here|in an exponent) a number is expected": "layer superscripts, "
     "a^l, z^l, read as powers",
+    r"a sum of vectors is not checked": "sums of whole vectors, a − y (vector algebra)",
 }
 
 #: Places where the note's own LaTeX is broken or means something other than mathematics:
@@ -77,8 +78,6 @@ BROKEN: dict[tuple[str, int], str] = {
     ("jishuzhan-self-attention-sqrt-dk", 9): r"q_i^{(m)}, k_j^{(m)} = \mathcal{N}(0,1)",
     ("gaurav-attention-mechanism", 74): r"softmax([0.707, 0, 0.707]): a list of numbers",
     ("wdndev-transformer-details", 114): r"an array of 0s, 1s and \cdots set equal to 0",
-    **{("chicm-ce-gradient", n): r"\dfrac{\partial}{o_k}: the ∂ of the variable left out"
-       for n in (36, 37, 39, 41, 48, 49, 50, 51)},
     ("ecom-ce-chain-rule-batch", 12): "a // code comment inside the math",
     ("ecom-ce-chain-rule-batch", 14): "bmatrix rows written as comma lists",
     **{("jishuzhan-ce-softmax-gradient", n): r"underscores eaten by a TeX pipeline: \hat{y}i, "

@@ -127,3 +127,41 @@ def test_a_display_right_after_a_prose_line_is_read_whole(row: str, status: str)
     r = verify_text(text, "n.md", numeric=False)
     assert not r.problems, [p.text for p in r.problems]
     assert [s.status.value for s in r.steps if s.kind == "claim"] == ["holds", status]
+
+
+JACOBIAN = ("Let $$ \\mathbf{{y}} = \\mathrm{{softmax}}(\\mathbf{{x}}) $$\n\n$$\n"
+            "\\frac{{\\partial \\mathbf{{y}}}}{{\\partial \\mathbf{{x}}}} = \\begin{{bmatrix}}\n"
+            "y_1(1-y_1) & -y_1 y_2 & \\cdots & -y_1 y_n \\\\\n"
+            "-y_2 y_1 & {entry} & \\cdots & -y_2 y_n \\\\\n"
+            "\\vdots & \\vdots & \\ddots & \\vdots \\\\\n"
+            "-y_n y_1 & -y_n y_2 & \\cdots & y_n(1-y_n)\n\\end{{bmatrix}}\n$$\n")
+
+
+@pytest.mark.parametrize("entry,status", [("y_2(1-y_2)", "holds"), ("y_2(1-y_1)", "fails"),
+                                          ("-y_2 y_2", "fails")])
+def test_a_jacobian_written_out_is_checked_entry_by_entry(entry: str, status: str) -> None:
+    # rows and columns 1, 2, ⋯, n as a reader takes them; ⋯ entries are not claims
+    assert _claims(JACOBIAN.format(entry=entry)) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [(r"\begin{bmatrix} 2 & 4 \end{bmatrix}", "holds"),
+                                        (r"\begin{bmatrix} 2 & 5 \end{bmatrix}", "fails")])
+def test_written_out_vectors_compare_entry_by_entry(rhs: str, status: str) -> None:
+    assert _claims(f"$$ \\begin{{bmatrix}} 1 + 1 & 2 \\cdot 2 \\end{{bmatrix}} = {rhs} $$") == [
+        status]
+
+
+@pytest.mark.parametrize("rhs,status", [(r"s(\mathbf x)_i - s(\mathbf x)_i^2", "holds"),
+                                        (r"s(\mathbf x)_i - s(\mathbf x)_i^3", "fails")])
+def test_a_softmax_component_squared_is_read(rhs: str, status: str) -> None:
+    text = ("$$ s(\\mathbf x)_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}} $$\n\n"
+            f"$$ \\frac{{\\partial s(\\mathbf x)_i}}{{\\partial x_i}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("p_k(1 - p_k)", "holds"), ("p_k", "fails")])
+def test_a_partial_whose_denominator_lost_its_partial_is_read(rhs: str, status: str) -> None:
+    # \dfrac{\partial}{o_k}(p_k): the ∂ of the variable left out; only ∂/∂o_k can be meant
+    text = ("$$ p_j = \\frac{e^{o_j}}{\\sum_i e^{o_i}} $$\n\n"
+            f"$$ \\dfrac{{\\partial}}{{o_k}}(p_k) = {rhs} $$\n")
+    assert _claims(text) == [status]

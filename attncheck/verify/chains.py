@@ -51,6 +51,7 @@ from attncheck.verify.lexer import BOLD, LexError, Tok, tokenize
 from attncheck.verify.parse import (
     LIKELIHOOD,
     LOSS,
+    JacobianOf,
     Notation,
     ParseProblem,
     Parser,
@@ -172,7 +173,8 @@ def _is_name(v: Any) -> bool:
         return True
     if isinstance(v, Indexed) and all(isinstance(a, Symbol) or a.is_Integer for a in v.indices):
         return True
-    if isinstance(v, Function) and not isinstance(v, (E, Var, Cov)) and all(
+    if isinstance(v, Function) and not isinstance(v, (E, Var, Cov, JacobianOf, VectorLiteral)) \
+            and all(
             isinstance(a, Symbol) for a in v.args):
         return True
     return False

@@ -72,11 +72,13 @@ from attncheck.verify.evidence import attach_evidence, without_evidence
 from attncheck.verify.files import Format, Source, decode, guess_format, read_source
 from attncheck.verify.notation import survey
 from attncheck.verify.parse import (
+    DOTS,
     LENGTH,
     LOSS,
     PRIME,
     SOFTMAX_BASES,
     XI,
+    JacobianOf,
     Notation,
     ParseProblem,
     VectorLiteral,
@@ -243,6 +245,8 @@ def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
     if notation is not None:
         vectors = set(notation.indexed) | {notation.rename.get(v, v) for v in notation.indexed}
     both = (lhs - rhs).xreplace({s: Symbol(s.name) for s in _variables_of_derivatives(lhs, rhs)})
+    both = both.replace(lambda e: isinstance(e, JacobianOf), lambda e: S.Zero)  # ∂y/∂x's y, x
+    both = both.xreplace({DOTS: S.Zero})  # a matrix's ⋯ is not a name
     if only_vectors:
         return sorted({f"{s.name} without an index" for s in both.free_symbols
                        if isinstance(s, Symbol) and s.name in vectors and not s.is_integer})
@@ -650,12 +654,65 @@ _NOT_CHECKED = {
 }
 
 
+def _unwritten(e: Expr) -> bool:
+    """⋯, or a row of them: an entry the note does not write out."""
+    return e == DOTS or (isinstance(e, VectorLiteral) and all(_unwritten(a) for a in e.args))
+
+
+def _positions(entries: Sequence[Expr], size: int) -> list[Expr | None]:
+    """The index each written entry of a row (or column) stands for: 1, 2, … before the ⋯
+    and …, size−1, size after it, as a reader takes ``y_1 & y_2 & ⋯ & y_n`` (None: the ⋯)."""
+    if DOTS not in entries:
+        return [Integer(k + 1) for k in range(len(entries))]
+    cut = list(entries).index(DOTS)
+    after = len(entries) - cut - 1
+    return [Integer(k + 1) if k < cut else None if k == cut else
+            Integer(size - (after - (k - cut)) + 1) for k in range(len(entries))]
+
+
+def _jacobian_entries(side: Expr, other: Expr) -> Expr:
+    """∂y/∂x against a matrix written out: the matrix of ∂y_i/∂x_j at the entries' places.
+
+    A matrix with ⋯ in its rows and ⋮ among them is read the way a reader does: the rows and
+    columns before the dots are 1, 2, …, those after them end at n.  An entry depends on n
+    only through which indices are equal, so n is taken one past the dots (y_1, y_2, ⋯, y_n
+    as y_1, y_2, y_4): every pattern of equal and distinct indices the matrix shows is kept."""
+    if not isinstance(side, JacobianOf) or not isinstance(other, VectorLiteral):
+        return side
+    y, x = (IndexedBase(str(a)) for a in side.args)
+    if not all(isinstance(r, VectorLiteral) for r in other.args):
+        raise UnsupportedExpression("∂y/∂x against a list: write the Jacobian as a matrix")
+    rows = [list(r.args) for r in other.args]
+    size = max(len(rows), max(len(r) for r in rows))
+    row_at = _positions([DOTS if all(e == DOTS for e in r) else Integer(0) for r in rows], size)
+    out = []
+    for r, i in zip(rows, row_at):
+        col_at = _positions(r, size)
+        out.append(VectorLiteral(*(DOTS if i is None or j is None or e == DOTS
+                                   else Derivative(y[i], x[j]) for e, j in zip(r, col_at))))
+    return VectorLiteral(*out)
+
+
+def _at_written_size(side: Expr, other: Expr) -> Expr:
+    """The written matrix beside a Jacobian with ⋯ in it: its n at the size the dots imply."""
+    if not (isinstance(other, JacobianOf) and isinstance(side, VectorLiteral) and side.has(DOTS)):
+        return side
+    rows = [list(r.args) if isinstance(r, VectorLiteral) else [r] for r in side.args]
+    return side.xreplace({LENGTH: Integer(max(len(rows), max(len(r) for r in rows)) + 1)})
+
+
 def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...], reason: str
            ) -> tuple[StepStatus, tuple[frozenset[Hypothesis], ...], Expr, bool, str]:
     """One equality to the right engine: (status, needs, residual, mean square?, checker).
 
     Written-out vectors [a, b, c] = [d, e, f] are judged entry by entry: the verdict is
     the worst entry's."""
+    lhs, rhs = _at_written_size(lhs, rhs), _at_written_size(rhs, lhs)
+    lhs, rhs = _jacobian_entries(lhs, rhs), _jacobian_entries(rhs, lhs)
+    for side in (lhs, rhs):
+        if not isinstance(side, VectorLiteral) and side.has(VectorLiteral, JacobianOf):
+            raise UnsupportedExpression("a written-out vector or matrix inside an expression: "
+                                        "vector and matrix algebra is not checked")
     if isinstance(lhs, VectorLiteral) or isinstance(rhs, VectorLiteral):
         if not (isinstance(lhs, VectorLiteral) and isinstance(rhs, VectorLiteral)) or \
                 len(lhs.args) != len(rhs.args):
@@ -664,12 +721,18 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
         order = [StepStatus.FAILS, StepStatus.NEEDS_UNDECLARED, StepStatus.HOLDS_GIVEN,
                  StepStatus.HOLDS]
         worst = None
-        for a, b in zip(lhs.args, rhs.args):
-            r = _judge(a, b, model, declared, reason)
-            if worst is None or order.index(r[0]) < order.index(worst[0]):
+        written = [not (_unwritten(a) or _unwritten(b)) for a, b in zip(lhs.args, rhs.args)]
+        if not any(written):
+            raise UnsupportedExpression("no entry written out on both sides")
+        residuals = []
+        for a, b, w in zip(lhs.args, rhs.args, written):
+            r = _judge(a, b, model, declared, reason) if w else None
+            residuals.append(r[2] if r is not None and not r[0].ok else S.Zero)
+            if r is not None and (worst is None or order.index(r[0]) < order.index(worst[0])):
                 worst = r
         assert worst is not None
-        return worst
+        # the residual entry by entry: 0 where an entry holds (or is not written out)
+        return worst[:2] + (VectorLiteral(*residuals),) + worst[3:]
     from derivations.expectation import is_random
 
     for a, b in ((lhs, rhs), (rhs, lhs)):

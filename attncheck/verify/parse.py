@@ -162,6 +162,19 @@ class VectorLiteral(Function):
         return None
 
 
+class JacobianOf(Function):
+    """``∂y/∂x`` of two whole vectors: the matrix whose (i, j) entry is ∂y_i/∂x_j — compared
+    entry by entry with a matrix the note writes out."""
+
+    @classmethod
+    def eval(cls, *args: Expr) -> None:  # never evaluated: expanded against a written matrix
+        return None
+
+
+#: An entry written ⋯, ⋮ or ⋱ in a matrix: the note does not state it.
+DOTS = Symbol("⋯")
+
+
 @dataclass(frozen=True)
 class Notation:
     """What the note's letters mean (read off the whole note by attncheck.verify.notation).
@@ -383,6 +396,7 @@ class _SubParen:
 
     expr: Any
     indices: tuple[Expr, ...]
+    power: Expr = S.One  # s(x)_i^2: the component squared
 
 
 @dataclass(frozen=True)
@@ -472,7 +486,7 @@ class _Build(Transformer_NonRecursive):
         if isinstance(x, _Paren):
             return self.v(x.expr, meta, what)
         if isinstance(x, _SubParen):
-            return self.v(x.expr, meta, what)
+            return self.v(x.expr, meta, what) ** x.power
         if isinstance(x, _Series):
             raise ParseProblem("a written-out sum needs its last term after \\cdots", _where(meta))
         if isinstance(x, _Fn):
@@ -855,6 +869,9 @@ class _Build(Transformer_NonRecursive):
                 base.coeff**2 * Symbol(base.name) ** 2
         if isinstance(base, _Paren) and isinstance(base.expr, _Vector):
             return self._pow(self.v(base, meta), self.v(sup, meta), meta)
+        if isinstance(base, _SubParen) and isinstance(base.expr, _Vector):
+            # s(x)_i^2 (σ(z)_i^2): a softmax component squared, once the s before it is read
+            return replace(base, power=base.power * self.v(sup, meta, "in an exponent"))
         return self._pow(self.v(base, meta, "under a power"), self.v(sup, meta, "in an exponent"),
                          meta)
 
@@ -982,11 +999,11 @@ class _Build(Transformer_NonRecursive):
             raise ParseProblem("a written-out sum inside a product", _where(meta))
         if isinstance(a, _Fn) and a.name in ("sigma", "softmax") and isinstance(b, _SubParen):
             if len(b.indices) == 1:  # σ(z)_i: the i-th softmax output
-                return a.coeff * IndexedBase("y")[b.indices[0]]
+                return a.coeff * IndexedBase("y")[b.indices[0]] ** b.power
         if isinstance(b, _SubParen) and len(b.indices) == 1 and (
                 (isinstance(a, Symbol) and a.name == "y") or
                 (isinstance(a, _Vector) and a.name == "y")):
-            return IndexedBase("y")[b.indices[0]]  # s(x)_i, the note's softmax output
+            return IndexedBase("y")[b.indices[0]] ** b.power  # s(x)_i, the softmax output
         if isinstance(a, _Fn) and juxtaposed and a.name != "d/d" and (
                 isinstance(b, _Paren) or isinstance(b, _Tuple) or a.fallback is None
                 or a.name in _FUNCTION_WORDS):
@@ -1052,6 +1069,8 @@ class _Build(Transformer_NonRecursive):
         da, db = _as_partial(a), _as_partial(b)
         if da is None and db is None:  # d y / d x and δL/δy written with letters
             da, db = _as_differential(a), _as_differential(b)
+        if da is _NONE and db is None and isinstance(b, Indexed):
+            db = b  # \frac{\partial}{o_k}(…): the ∂ of the variable left out, ∂/∂o_k meant
         if da is not None and db is not None and db is not _NONE:
             return self._derivative(None if da is _NONE else da, db, meta)
         bv = self.v(b, meta, "in a denominator")
@@ -1074,6 +1093,9 @@ class _Build(Transformer_NonRecursive):
             if not isinstance(x, (Indexed, Symbol)):
                 raise ParseProblem(f"∂/∂({x}): expected a variable such as x_j", _where(meta))
             return _Fn("d/d", var=x)
+        if isinstance(top, _Vector) and top.coeff == 1 and isinstance(bottom, _Vector) and \
+                bottom.coeff == 1 and not top.transposed and not bottom.transposed:
+            return JacobianOf(Symbol(top.name), Symbol(bottom.name))  # ∂y/∂x, whole vectors
         f = self.v(top, meta, "under a derivative")
         if isinstance(x, (Indexed, Symbol)):
             return Derivative(f, x)
@@ -1343,8 +1365,22 @@ class _Build(Transformer_NonRecursive):
         return out
 
     def matrix(self, meta: Any, ch: list[Any]) -> Any:
-        raise ParseProblem("a matrix (\\begin{bmatrix}) is not checked as a whole here",
-                           _where(meta))
+        """A bmatrix/pmatrix written out: its rows of entries (⋯, ⋮, ⋱ for the unwritten),
+        a list when it is one row or one column — compared entry by entry with another."""
+        rows = [[DOTS if isinstance(e, _Dots) else self.v(e, meta, "in a matrix")
+                 for e in r if not isinstance(e, Token)]
+                for r in ch[1] if isinstance(r, list)]
+        if len({len(r) for r in rows}) != 1 and not any(
+                all(e == DOTS for e in r) for r in rows):
+            raise ParseProblem("a matrix whose rows have different lengths", _where(meta))
+        width = max(len(r) for r in rows)
+        rows = [r if len(r) == width else [DOTS] * width for r in rows]  # a row of ⋮ alone
+        if any(isinstance(e, Expr) and e.has(VectorLiteral, JacobianOf) for r in rows
+               for e in r):
+            raise ParseProblem("a matrix of matrices is not checked", _where(meta))
+        if len(rows) == 1 or width == 1:
+            return VectorLiteral(*(e for r in rows for e in r))
+        return VectorLiteral(*(VectorLiteral(*r) for r in rows))
 
     def mrows(self, meta: Any, ch: list[Any]) -> Any:
         return ch
@@ -1520,5 +1556,5 @@ def _shown(tok: Token) -> str:
     return names.get(tok.type, repr(value))
 
 
-__all__ += ["LENGTH", "LIKELIHOOD", "LOSS", "XI", "PRIME", "VectorLiteral"]
+__all__ += ["DOTS", "LENGTH", "LIKELIHOOD", "LOSS", "XI", "PRIME", "JacobianOf", "VectorLiteral"]
 _ = (Tree, re)  # imported for type checkers reading the grammar's trees

@@ -154,6 +154,9 @@ class _Say:
                 out += w.say("would-hold-given", hypotheses=w.say("or").join(
                     self.hyps(h, d) for h in f.would_hold_given))
             return out
+        at = _first_wrong_entry(s.residual)
+        if at:  # a matrix or vector written out: which entry is wrong, counted as written
+            return w.say("fails-entry", entry=", ".join(map(str, at)))
         kind = w.say("mean square residual" if s.mean_square else "residual")
         return w.say("fails-residual", kind=kind, residual=self.math(s.residual, d))
 
@@ -163,6 +166,20 @@ class _Say:
             return ""
         use = step_rule(s, d)
         return self.w.rule(use, lambda e: self.math(e, d)) if use is not None else ""
+
+
+def _first_wrong_entry(residual: Any) -> tuple[int, ...]:
+    """(row, column) — or (entry,) — of the first non-zero entry of a written-out matrix's
+    residual, numbered as the note writes them (() when the residual is not one)."""
+    if type(residual).__name__ != "VectorLiteral":
+        return ()
+    for n, e in enumerate(residual.args, 1):
+        inner = _first_wrong_entry(e)
+        if inner:
+            return (n, *inner)
+        if type(e).__name__ != "VectorLiteral" and e != 0:
+            return (n,)
+    return ()
 
 
 def _entry(s: StepResult, d: DerivationResult, say: _Say, *, conclusion: bool = False
