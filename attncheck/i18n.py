@@ -613,6 +613,12 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
      r"d/d\2 下的 \1：是常数还是 \3 的函数？（函数请写成 \4）"),
     (r"^the note says the components of (.+) are correlated \(at (.+)\); verify's model takes "
      r"them as independent$", r"笔记（\2）说 \1 的各分量相关；verify 的模型假定分量相互独立"),
+    (r"^cannot decide whether (.+) is 0$", r"无法判定 \1 是否为 0"),
+    (r"^cannot read the written-out sum: no index runs from its first term to its last$",
+     "读不懂写开的求和：没有一个指标从第一项走到最后一项"),
+    (r"^no entry written out on both sides$", "两边没有共同写出的元素"),
+    (r"^a written-out vector or matrix inside an expression: vector and matrix algebra is not "
+     r"checked$", "表达式中写出的向量或矩阵：不检查向量与矩阵运算"),
     (r"^a definition written for particular entries \((.+)\) would be put into a step about "
      r"general ones$", r"为具体分量（\1）写的定义会被代入关于一般分量的这一步"),
     (r"^a row of \\boxed\{…\} entries \(a vector drawn as boxes\)$",
