@@ -577,13 +577,13 @@ CLAIMS: dict[str, str] = {
 #: verify's reasons for not judging a step, in Chinese (the English is verify's own text;
 #: what is not in this table is shown in English rather than guessed).
 NOTES_ZH: tuple[tuple[str, str], ...] = (
-    (r"^(.+) is a vector here: vector and matrix algebra is not checked \(write it by "
-     r"components, as y_i\)$", r"\1 在这里是向量：不检查向量与矩阵运算（请按分量写，如 y_i）"),
+    ((r"^(.+) is a vector here: vector and matrix algebra is not checked \(write it by "
+     r"components, as y_i\)$"), r"\1 在这里是向量：不检查向量与矩阵运算（请按分量写，如 y_i）"),
     (r"^unknown vector (.+) \(use x, y, t\)$", r"不认识的向量 \1（softmax 的量请用 x、y、t，或在笔记里定义）"),
     (r"^unknown symbol (.+) \(use x, y, t, indices, the length (.*), L\)$",
      r"不认识的符号 \1（softmax 的量请用 x、y、t、指标、长度 \2、L）"),
-    (r"^(.+) inside an expectation is not random in this note: the random quantities are the "
-     r"components of (.+)$", r"期望里的 \1 在本笔记中不是随机量：随机量是 \2 的分量"),
+    ((r"^(.+) inside an expectation is not random in this note: the random quantities are the "
+     r"components of (.+)$"), r"期望里的 \1 在本笔记中不是随机量：随机量是 \2 的分量"),
     (r"^an approximation \(≈\) is not an identity$", "近似（≈）不是恒等式"),
     (r"^a proportionality \(∝\).*$", "正比（∝）不是恒等式"),
     (r"^inequalities are not decided by the engine$", "不等式不由引擎判定"),
@@ -600,8 +600,8 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     (r"^the expression ends too early; expected (.+)$", r"表达式提前结束；应为 \1"),
     (r"^a list where one value is expected$", "这里需要一个值，却是一个列表"),
     (r"^one of alternatives joined by 'or'.*$", "用“或”连接的几种情形之一（笔记没说是哪一种）"),
-    (r"^a random quantity equal to a number: the note seems to use values of its own "
-     r"\(not checked\)$", "随机量等于一个数：笔记似乎代入了自己的数值（不检查）"),
+    ((r"^a random quantity equal to a number: the note seems to use values of its own "
+     r"\(not checked\)$"), "随机量等于一个数：笔记似乎代入了自己的数值（不检查）"),
     (r"^checking this step took longer than (.+) s$", r"检查这一步超过了 \1 秒"),
     (r"^a moment of this step took longer than (.+) s at (.+)$",
      r"这一步的一个矩在 \2 处已超过 \1 秒，不再重试"),
@@ -611,10 +611,16 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     (r"^(.+): a function this step does not define$", r"\1：这一步没有定义的函数"),
     (r"^(.+) under d/d(.+): a constant or a function of (.+)\? \(write (.+) for a function\)$",
      r"d/d\2 下的 \1：是常数还是 \3 的函数？（函数请写成 \4）"),
-    (r"^the note says the components of (.+) are correlated \(at (.+)\); verify's model takes "
-     r"them as independent$", r"笔记（\2）说 \1 的各分量相关；verify 的模型假定分量相互独立"),
-    (r"^a definition written for particular entries \((.+)\) would be put into a step about "
-     r"general ones$", r"为具体分量（\1）写的定义会被代入关于一般分量的这一步"),
+    ((r"^the note says the components of (.+) are correlated \(at (.+)\); verify's model takes "
+     r"them as independent$"), r"笔记（\2）说 \1 的各分量相关；verify 的模型假定分量相互独立"),
+    (r"^cannot decide whether (.+) is 0$", r"无法判定 \1 是否为 0"),
+    (r"^cannot read the written-out sum: no index runs from its first term to its last$",
+     "读不懂写开的求和：没有一个指标从第一项走到最后一项"),
+    (r"^no entry written out on both sides$", "两边没有共同写出的元素"),
+    ((r"^a written-out vector or matrix inside an expression: vector and matrix algebra is not "
+     r"checked$"), "表达式中写出的向量或矩阵：不检查向量与矩阵运算"),
+    ((r"^a definition written for particular entries \((.+)\) would be put into a step about "
+     r"general ones$"), r"为具体分量（\1）写的定义会被代入关于一般分量的这一步"),
     (r"^a row of \\boxed\{…\} entries \(a vector drawn as boxes\)$",
      r"一排 \\boxed{…}（用方框画出的向量）"),
 )

@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 from sympy import Derivative, Eq, Expr, KroneckerDelta, Sum, exp, limit, log, oo
 
 from attncheck.catalogue import CATALOGUE
-from attncheck.i18n import Texts
+from attncheck.i18n import Texts, Words
 from attncheck.notetex import literal, math_source, relation, text_source, unmarked
 from attncheck.output import OutputDir
 from attncheck.plots import Experiments, run_experiments, write_plots
@@ -257,7 +257,8 @@ def _records(t: Texts, s: StepResult) -> tuple[str, str, str]:
         StepStatus.NOT_READ: (unread, "not-read"),
     }.get(s.status, (unread, "not-checked"))
     shown = s.status in (StepStatus.NOT_READ, StepStatus.NOT_CHECKED)
-    return mark, t.notes(word), literal(note_detail(s.note)) if shown else ""
+    # verify's reason in the deck's language (Chinese where a translation is known)
+    return mark, t.notes(word), literal(Words(t.lang).note(note_detail(s.note))) if shown else ""
 
 
 def _judged(t: Texts, s: StepResult, d: DerivationResult) -> tuple[str, str, str]:

@@ -54,6 +54,7 @@ from sympy import (
 )
 from sympy.core.function import AppliedUndef
 
+from attncheck.text import text
 from attncheck.verify.blocks import Directive, Heading, Math, Problem, Prose, scan
 from attncheck.verify.chains import (
     Assumed,
@@ -373,7 +374,7 @@ def _calculus(lhs: Expr, rhs: Expr) -> tuple[StepStatus, Expr]:
         scale = 1 + abs(complex(both.doit().xreplace(concrete).doit().xreplace(at).evalf(30)))
         if abs(value) > 1e-12 * scale:
             return StepStatus.FAILS, residual.xreplace(back)
-    raise UnsupportedExpression(f"cannot decide whether {residual.xreplace(back)} is 0")
+    raise UnsupportedExpression(f"cannot decide whether {text(residual.xreplace(back))} is 0")
 
 
 def _one_row(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
@@ -549,7 +550,7 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
     v = check_softmax_equality(lhs, rhs, n=_written_length(lhs, rhs), reason=reason,
                                hypotheses=pool)
     if not v.decided:
-        raise UnsupportedExpression(f"cannot decide whether {v.residual_given} is 0")
+        raise UnsupportedExpression(f"cannot decide whether {text(v.residual_given)} is 0")
     status, needs = _status_of(v.needs, frozenset(declared))
     return status, needs, v.residual_given
 
