@@ -107,6 +107,10 @@ SHAPES: dict[str, tuple[str, str]] = {
     "percent-lines": ("tex", "% attncheck: assume E(q_i)=0\n"),
     "nested-quotes": ("md", "> "),
     "environments": ("tex", "\\begin{equation}\\begin{aligned}"),
+    "short-lines": ("md", "a\n"),  # Markdown's cost is per line: refused past 100,000 lines
+    "display-lines": ("md", "a\n$$\n"),  # 10⁵ displays: refused past 10,000 '$$'
+    "md-brackets": ("md", "x\n\\[\n"),  # \[ never closed, a paragraph each
+    "open-displays": ("md", "$$ a\n"),  # each tried as a display with no closing line
 }
 
 

@@ -134,9 +134,12 @@ def test_too_many_steps_and_a_megabyte_of_blocks(monkeypatch: pytest.MonkeyPatch
     r = verify_text("$$ q_i = q_i = q_i $$\n" * 4, "many.md", numeric=False)
     assert any("more than 5 steps in one file" in n.text for n in r.problems)
     assert r.exit_code == 2
-    # a file near the size limit made of formulas without '=': scanned, none is a derivation
+    # thousands of formulas without '=': scanned, none is a derivation
+    r = verify_text("$$ a $$\n" * 4_000, "big.md", numeric=False)
+    assert next(n.text for n in r.problems).startswith("no derivation found")
+    # a file near the size limit made of them is not a note: refused where it stops being one
     r = verify_text("$$ a $$\n" * 120_000, "big.md", numeric=False)
-    assert [n.text for n in r.problems][0].startswith("no derivation found")
+    assert next(n.text for n in r.problems).startswith("more than 100,000 lines")
 
 
 def test_a_step_past_the_time_limit_is_not_checked(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -212,3 +215,17 @@ def test_contradictory_declarations_are_an_input_error(assume: str, problem: str
     else:
         assert any(problem in text and line == 1 for text, line in said), said
         assert r.exit_code == 2
+
+
+@pytest.mark.parametrize("pattern,size,says,line", [
+    ("a\n", 1_000_000, "more than 100,000 lines in one Markdown file", 100_001),
+    ("a\n$$\n", 200_000, "more than 10,000 '$$' in one file", 20_002),
+])
+def test_a_markdown_file_no_note_could_be_is_refused_at_its_place(pattern: str, size: int,
+                                                                  says: str, line: int) -> None:
+    # 1 MB of one-character lines took Markdown 7 s to parse: refused before it, located
+    text = (pattern * (size // len(pattern) + 1))[:size]
+    r = verify_text(text, "big.md", numeric=False)
+    assert [(p.text, p.location.line) for p in r.problems] == [
+        (next(p.text for p in r.problems), line)]
+    assert says in r.problems[0].text and r.exit_code == 2

@@ -33,9 +33,10 @@ never by rescanning the rest of the file.
 
 from __future__ import annotations
 
+import bisect
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
@@ -148,6 +149,16 @@ def _anchor(text: str, file: str, lo: int, hi: int) -> tuple[int, tuple[tuple[in
 
 # ---- Markdown ---------------------------------------------------------------------------
 
+@lru_cache(maxsize=4)
+def _closing_lines(src: str) -> list[int]:
+    """The lines of ``src`` that end in "$$" (or "$$ (label)"): where a display can close."""
+    return [n for n, line in enumerate(src.split("\n"))
+            if line.rstrip().endswith("$$") or _LABELLED_CLOSE.search(line)]
+
+
+_LABELLED_CLOSE = re.compile(r"\$\$\s*\([^()$]*\)\s*$")
+
+
 @lru_cache(maxsize=1)
 def _markdown() -> Any:
     from markdown_it import MarkdownIt
@@ -163,19 +174,25 @@ def _markdown() -> Any:
     # run; as a block that cannot interrupt a paragraph, its "- x_i x_j" rows became a list
     block = next(r for r in md.block.ruler.__rules__ if r.name == "math_block").fn
 
-    def interrupting(state: Any, start: int, end: int, silent: bool) -> bool:
+    def bounded(state: Any, start: int, end: int, silent: bool) -> bool:
+        # the plugin searches its closing "$$" line by line, to the end of the file when no
+        # blank line stops it: asked at every line, that is quadratic — so it is told where
+        # the next line that can close a display is (none: only the line itself can)
+        closes = _closing_lines(state.src)
+        k = bisect.bisect_right(closes, start)
+        limit = min(end, closes[k] + 1 if k < len(closes) else start + 1)
         if not silent:
-            return bool(block(state, start, end, silent))
-        # asked only whether it would end the paragraph: the plugin's rule writes its tokens
-        # even then, so what it wrote (and where it moved the line) is taken back
+            return bool(block(state, start, limit, silent))
+        # asked only whether a display would end the paragraph: the plugin's rule writes
+        # its tokens even then, so what it wrote (and where it moved the line) is taken back
         tokens, line = len(state.tokens), state.line
-        found = bool(block(state, start, end, silent))
+        found = bool(block(state, start, limit, silent))
         del state.tokens[tokens:]
         state.line = line
         return found
 
-    md.block.ruler.at("math_block", interrupting, {"alt": ["paragraph", "reference",
-                                                           "blockquote", "list"]})
+    md.block.ruler.at("math_block", bounded, {"alt": ["paragraph", "reference",
+                                                      "blockquote", "list"]})
     return md
 
 
@@ -242,9 +259,38 @@ def _line_offsets(text: str) -> list[int]:
     return [0] + [m.end() for m in re.finditer("\n", text)]
 
 
+#: More "$$" than this in one file is not a lecture note (verify checks at most 1,000 steps
+#: a file): it is refused at the first one too many, before Markdown parses 10⁵ blocks.
+MAX_DISPLAY_DELIMITERS = 10_000
+
+
+#: More lines than this is not a lecture note either: Markdown costs ~15 µs a line, and a
+#: 1 MB file of one-character lines would take 7 s to parse.
+MAX_MARKDOWN_LINES = 100_000
+
+
+def _too_many_displays(text: str) -> Problem | None:
+    if text.count("\n") > MAX_MARKDOWN_LINES:
+        at = -1
+        for _ in range(MAX_MARKDOWN_LINES):
+            at = text.find("\n", at + 1)
+        return Problem(at + 1, f"more than {MAX_MARKDOWN_LINES:,} lines in one Markdown file: "
+                               "not read (split the file)")
+    if text.count("$$") <= MAX_DISPLAY_DELIMITERS:
+        return None
+    at = -2
+    for _ in range(MAX_DISPLAY_DELIMITERS + 1):
+        at = text.find("$$", at + 2)
+    return Problem(at, f"more than {MAX_DISPLAY_DELIMITERS:,} '$$' in one file: not read "
+                       "(split the file)")
+
+
 def _scan_markdown(source: Source) -> list[Event]:
     # anchors are searched in the prepared text: same offsets, same delimiters as the tokens
     text = _mathjax_delimiters(source.text)
+    too_many = _too_many_displays(text)
+    if too_many is not None:
+        return [too_many]
     lines = _line_offsets(text)
     tokens = _markdown().parse(text)
     events: list[Event] = []
@@ -291,21 +337,35 @@ def _scan_markdown(source: Source) -> list[Event]:
     return sorted(events, key=_position)
 
 
-def _own_line(raw: str, lo: int, hi: int) -> bool:
+#: What may follow a display on its line: closing $$, punctuation, spaces.
+_AFTER_DISPLAY = re.compile(r"[\s$.,，。:：;；!！?？)）]*")
+
+
+def _own_line(raw: str, lo: int, hi: int, newlines: Sequence[int] | None = None,
+              before: int = -1) -> bool:
     r"""Whether the $$…$$ around raw[lo:hi] stands on its own line(s) — a display — or sits
     inside a sentence ("则$$y_i=1$$,其余的$$j \neq i$$都有$$y_j=0$$"), where kramdown and the
     blogs written for it mean inline math: a premise of the sentence, not a step to judge.
+    Running to the end of its line after words ("Let $$p_i = …$$", "gives: $$…$$") it is
+    the display MathJax shows — unless another $$…$$, ending at ``before``, stands before it
+    on that line.  ``newlines`` (the offsets of raw's line breaks) keeps a paragraph of many
+    displays linear: nothing is sliced or searched back.
 
     >>> _own_line("x\n$$a=b$$\ny", 4, 7), _own_line("then $$a=b$$, so", 7, 10)
     (True, False)
-    >>> _own_line("gives: $$a=b$$", 9, 12), _own_line("则$$y=1$$,有$$y_j=0$$。", 12, 17)
+    >>> _own_line("gives: $$a=b$$", 9, 12), _own_line("则$$y=1$$,有$$y_j=0$$。", 12, 17, before=7)
     (True, False)
     """
-    before = raw[raw.rfind("\n", 0, lo) + 1:lo]
-    end = raw.find("\n", hi)
-    after = raw[hi:end if end >= 0 else len(raw)]
-    return "$$" not in before.rstrip("$ ") and \
-        re.fullmatch(r"[\s$.,，。:：;；!！?？)）]*", after) is not None
+    if newlines is None:
+        newlines = [m.start() for m in re.finditer("\n", raw)]
+    k = bisect.bisect_left(newlines, lo)
+    start = newlines[k - 1] + 1 if k else 0
+    end = newlines[bisect.bisect_left(newlines, hi)] if bisect.bisect_left(
+        newlines, hi) < len(newlines) else len(raw)
+    if before > start:
+        return False
+    m = _AFTER_DISPLAY.match(raw, hi, end)
+    return m is not None and m.end() == end
 
 
 def _part(m: Math, a: int, b: int) -> Math:
@@ -347,6 +407,8 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
     where = _Anchored(start, raw, anchors)
     out: list[Event] = []
     cursor = 0
+    newlines = [m.start() for m in re.finditer("\n", raw)]
+    previous = -1  # where the last math of this paragraph ended
     for child in tok.children or ():
         if child.type in ("math_inline", "math_inline_double"):
             at = raw.find(child.content, cursor)
@@ -361,8 +423,10 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
                 raw) is not None
             out.append(Math(where.offset(at), child.content, sub,
                             display=child.type == "math_inline_double" and not kramdown
-                            and _own_line(raw, at, at + len(child.content)),
+                            and _own_line(raw, at, at + len(child.content), newlines,
+                                          previous),
                             alone=alone))
+            previous = cursor
         elif child.type == "html_inline":
             at = raw.find(child.content, cursor)
             if at >= 0:

@@ -625,7 +625,9 @@ def _written_length(lhs: Expr, rhs: Expr) -> int | None:
            for a in x.indices]
     if not idx or not all(a.is_Integer for a in idx):
         return None
-    sums = [a for a in both.atoms(Add) if sum(1 for t in a.args if t.has(Indexed)) >= 2]
+    # a sum written inside a side (not the difference of the two sides, which is always one)
+    sums = [a for side in (lhs, rhs) for a in side.atoms(Add)
+            if sum(1 for t in a.args if t.has(Indexed)) >= 2]
     if not sums:
         return None  # y_1 y_2 alone says nothing of the length
     return max(int(a) for a in idx)
