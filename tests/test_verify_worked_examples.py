@@ -165,3 +165,10 @@ def test_a_partial_whose_denominator_lost_its_partial_is_read(rhs: str, status: 
     text = ("$$ p_j = \\frac{e^{o_j}}{\\sum_i e^{o_i}} $$\n\n"
             f"$$ \\dfrac{{\\partial}}{{o_k}}(p_k) = {rhs} $$\n")
     assert _claims(text) == [status]
+
+
+def test_a_correlated_pair_of_families_is_not_correlated_components() -> None:
+    # "q_i and k_i are correlated": the model's dependent pair, not components of one family
+    text = ("The components are independent across i; $q_i$ and $k_i$ are correlated with "
+            "coefficient $\\rho$.\n\n$$ Var(q_1 + q_2) = Var(q_1) + Var(q_2) $$\n")
+    assert _claims(text) == ["holds"]

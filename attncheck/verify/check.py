@@ -458,10 +458,17 @@ def _correlated_components(source: Source, events: Sequence[Any], notation: Nota
         for sentence in re.split(r"(?<=[.!?。！？；;])\s*", text):
             if not _CORRELATED.search(sentence):
                 continue
-            named = [f for f in families if re.search(rf"(?<![A-Za-z\\]){f}_", sentence)
-                     or re.search(rf"\b{f.upper()}\b", sentence)]
-            if not named and _COMPONENT_WORDS.search(sentence):
-                named = list(families)
+            # two components of one family (b_1 and b_2), or "the components/分量" of the
+            # one family the sentence names — not q_i beside k_i (a correlated pair, which
+            # the model has: ρ between the families)
+            subs = {f: set(re.findall(rf"(?<![A-Za-z\\]){f}_\{{?(\w+)", sentence))
+                    for f in families}
+            mentioned = [f for f in families if subs[f] or re.search(
+                rf"(?<![A-Za-z\\]){f.upper()}(?![A-Za-z])|(?<![A-Za-z\\]){f}(?![A-Za-z_])",
+                sentence)]
+            named = [f for f in families if len(subs[f]) >= 2]
+            if not named and _COMPONENT_WORDS.search(sentence) and len(mentioned) <= 1:
+                named = mentioned or list(families)
             loc = source.location(e.offset(0))
             for f in named:
                 out.setdefault(f, f"{loc.line}:{loc.column}")
