@@ -614,6 +614,8 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     ((r"^the note says the components of (.+) are correlated \(at (.+)\); verify's model takes "
      r"them as independent$"), r"笔记（\2）说 \1 的各分量相关；verify 的模型假定分量相互独立"),
     (r"^cannot decide whether (.+) is 0$", r"无法判定 \1 是否为 0"),
+    (r"^softmax\(…\) is a vector: take a component, softmax\(x\)_i$",
+     "softmax(…) 是向量：请取一个分量，如 softmax(x)_i"),
     (r"^cannot read the written-out sum: no index runs from its first term to its last$",
      "读不懂写开的求和：没有一个指标从第一项走到最后一项"),
     (r"^no entry written out on both sides$", "两边没有共同写出的元素"),

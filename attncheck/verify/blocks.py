@@ -269,7 +269,8 @@ MAX_DISPLAY_DELIMITERS = 10_000
 MAX_MARKDOWN_LINES = 100_000
 
 
-def _too_many_displays(text: str) -> Problem | None:
+def _not_a_note(text: str) -> Problem | None:
+    """The place where a Markdown file stops being one a note could be (None: it is one)."""
     if text.count("\n") > MAX_MARKDOWN_LINES:
         at = -1
         for _ in range(MAX_MARKDOWN_LINES):
@@ -288,7 +289,7 @@ def _too_many_displays(text: str) -> Problem | None:
 def _scan_markdown(source: Source) -> list[Event]:
     # anchors are searched in the prepared text: same offsets, same delimiters as the tokens
     text = _mathjax_delimiters(source.text)
-    too_many = _too_many_displays(text)
+    too_many = _not_a_note(text)
     if too_many is not None:
         return [too_many]
     lines = _line_offsets(text)

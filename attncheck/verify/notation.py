@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from attncheck.verify.lexer import BOLD, Tok
 from attncheck.verify.parse import Notation, prepare
@@ -324,71 +324,10 @@ def _sigma_is_softmax(rows: Sequence[Sequence[Row]]) -> bool:
     return False
 
 
-def _families(rows: Sequence[Sequence[Row]], softmax: set[str]) -> tuple[str, ...]:
-    """Letters whose components are inside E/Var/Cov, or that meet in a dot product."""
-    counts: Counter[str] = Counter()
-    order: list[str] = []
-    any_moments = False
-
-    def see(name: str | None) -> None:
-        if name is not None:
-            name = name.replace(BOLD, "")
-        if name is None or name in _NOT_FAMILIES or name in softmax or len(name) != 1 or \
-                not name.islower():
-            return
-        if name not in counts:
-            order.append(name)
-        counts[name] += 1
-
-    for block in rows:
-        for row in block:
-            for piece in row.pieces:
-                if piece is None:
-                    continue
-                try:
-                    toks = prepare(piece.toks)
-                except Exception:  # an unreadable piece says nothing about the families
-                    continue
-                depth = 0
-                inside = []
-                for n, t in enumerate(toks):
-                    if t.kind in ("EXPECT",) or (t.kind == "WORD" and t.value in
-                                                   ("Var", "var", "Cov", "cov")):
-                        inside.append(depth)
-                        any_moments = True
-                    if t.kind in ("LPAR", "LSQB", "LBRACE"):
-                        depth += 1
-                    elif t.kind in ("RPAR", "RSQB", "RBRACE"):
-                        depth -= 1
-                        while inside and inside[-1] >= depth:
-                            inside.pop()
-                    if inside and t.kind == "LETTER" and n + 1 < len(toks) and \
-                            toks[n + 1].kind in ("SUB", "TRANSPOSE", "CDOT", "SUP"):
-                        see(t.value)
-                    if t.kind in ("TRANSPOSE",) and n >= 1 and toks[n - 1].kind == "LETTER" and \
-                            n + 1 < len(toks) and toks[n + 1].kind == "LETTER":
-                        see(toks[n - 1].value)
-                        see(toks[n + 1].value)
-                    if t.kind == "CDOT" and 1 <= n < len(toks) - 1 and \
-                            toks[n - 1].kind == "LETTER" and toks[n + 1].kind == "LETTER" and \
-                            (n + 2 >= len(toks) or toks[n + 2].kind != "SUB") and \
-                            (n < 2 or toks[n - 2].kind != "SUB"):
-                        see(toks[n - 1].value)
-                        see(toks[n + 1].value)
-    if not counts:
-        return ("q", "k") if any_moments else ()
-    if set(counts) <= {"q", "k"}:
-        return ("q", "k")  # the lecture's pair, even where a note writes only one of them
-    ranked = sorted(order, key=lambda c: -counts[c])[:MAX_FAMILIES]
-    return tuple(c for c in order if c in ranked)
-
-
-def _scalars(rows: Sequence[Sequence[Row]], taken: set[str]) -> tuple[str, ...]:
-    """Capital letters inside E/Var/D/Cov without an index (Var(X + Y), E[XY]): scalar random
-    variables, as probability notes write them — a small letter there (Var(aX)) is a constant.
-    Letters the note defines (X = q_i k_i) are their definitions, not new random variables."""
-    order: list[str] = []
-    vectors = _in_products_of_vectors(rows)
+def _operator_walk(rows: Sequence[Sequence[Row]]
+                   ) -> Iterator[tuple[Sequence[Tok], int, Tok, bool]]:
+    """Every token of every readable piece, with its piece, its place, and whether it stands
+    inside E(…), Var(…) or Cov(…) (the operator's own token included)."""
     for block in rows:
         for row in block:
             for piece in row.pieces:
@@ -409,14 +348,63 @@ def _scalars(rows: Sequence[Sequence[Row]], taken: set[str]) -> tuple[str, ...]:
                         depth -= 1
                         while inside and inside[-1] >= depth:
                             inside.pop()
-                    name = _letter(t)
-                    nxt = toks[n + 1].kind if n + 1 < len(toks) else ""
-                    if inside and t.kind == "LETTER" and name is not None and len(name) == 1 \
-                            and name.isupper() and name not in _NOT_FAMILIES \
-                            and name not in taken and nxt not in ("SUB", "LPAR", "PRIME") \
-                            and name not in vectors \
-                            and name not in order:
-                        order.append(name)
+                    yield toks, n, t, bool(inside)
+
+
+def _families(rows: Sequence[Sequence[Row]], softmax: set[str]) -> tuple[str, ...]:
+    """Letters whose components are inside E/Var/Cov, or that meet in a dot product."""
+    counts: Counter[str] = Counter()
+    order: list[str] = []
+    any_moments = False
+
+    def see(name: str | None) -> None:
+        if name is not None:
+            name = name.replace(BOLD, "")
+        if name is None or name in _NOT_FAMILIES or name in softmax or len(name) != 1 or \
+                not name.islower():
+            return
+        if name not in counts:
+            order.append(name)
+        counts[name] += 1
+
+    for toks, n, t, inside in _operator_walk(rows):
+        any_moments = any_moments or inside
+        if inside and t.kind == "LETTER" and n + 1 < len(toks) and \
+                toks[n + 1].kind in ("SUB", "TRANSPOSE", "CDOT", "SUP"):
+            see(t.value)
+        if t.kind in ("TRANSPOSE",) and n >= 1 and toks[n - 1].kind == "LETTER" and \
+                n + 1 < len(toks) and toks[n + 1].kind == "LETTER":
+            see(toks[n - 1].value)
+            see(toks[n + 1].value)
+        if t.kind == "CDOT" and 1 <= n < len(toks) - 1 and \
+                toks[n - 1].kind == "LETTER" and toks[n + 1].kind == "LETTER" and \
+                (n + 2 >= len(toks) or toks[n + 2].kind != "SUB") and \
+                (n < 2 or toks[n - 2].kind != "SUB"):
+            see(toks[n - 1].value)
+            see(toks[n + 1].value)
+    if not counts:
+        return ("q", "k") if any_moments else ()
+    if set(counts) <= {"q", "k"}:
+        return ("q", "k")  # the lecture's pair, even where a note writes only one of them
+    ranked = sorted(order, key=lambda c: -counts[c])[:MAX_FAMILIES]
+    return tuple(c for c in order if c in ranked)
+
+
+def _scalars(rows: Sequence[Sequence[Row]], taken: set[str]) -> tuple[str, ...]:
+    """Capital letters inside E/Var/D/Cov without an index (Var(X + Y), E[XY]): scalar random
+    variables, as probability notes write them — a small letter there (Var(aX)) is a constant.
+    Letters the note defines (X = q_i k_i) are their definitions, not new random variables."""
+    order: list[str] = []
+    vectors = _in_products_of_vectors(rows)
+    for toks, n, t, inside in _operator_walk(rows):
+        name = _letter(t)
+        nxt = toks[n + 1].kind if n + 1 < len(toks) else ""
+        if inside and t.kind == "LETTER" and name is not None and len(name) == 1 \
+                and name.isupper() and name not in _NOT_FAMILIES \
+                and name not in taken and nxt not in ("SUB", "LPAR", "PRIME") \
+                and name not in vectors \
+                and name not in order:
+            order.append(name)
     return tuple(order[:MAX_FAMILIES])
 
 

@@ -34,6 +34,7 @@ from rich.text import Text
 from attncheck.i18n import Words
 from attncheck.text import hypotheses_text, printable, text
 from attncheck.verdicts import note_detail, step_failure, step_rule
+from attncheck.verify.parse import VectorLiteral
 from attncheck.verify.result import (
     DerivationResult,
     StepResult,
@@ -171,13 +172,13 @@ class _Say:
 def _first_wrong_entry(residual: Any) -> tuple[int, ...]:
     """(row, column) — or (entry,) — of the first non-zero entry of a written-out matrix's
     residual, numbered as the note writes them (() when the residual is not one)."""
-    if type(residual).__name__ != "VectorLiteral":
+    if not isinstance(residual, VectorLiteral):
         return ()
     for n, e in enumerate(residual.args, 1):
         inner = _first_wrong_entry(e)
         if inner:
             return (n, *inner)
-        if type(e).__name__ != "VectorLiteral" and e != 0:
+        if not isinstance(e, VectorLiteral) and e != 0:
             return (n,)
     return ()
 
