@@ -213,3 +213,84 @@ def test_a_definition_written_out_for_an_example_is_the_examples(rhs: str, statu
 def test_markdown_escapes_leave_a_heading() -> None:
     r = verify_text("### 1\\. Softmax $x_1$\n\n$$ 1 + 1 = 2 $$\n", "n.md", numeric=False)
     assert r.derivations[0].title == "1. Softmax $x_1$"
+
+
+@pytest.mark.parametrize("rhs,status", [("a_i(\\delta_{ij} - a_j)", "holds"),
+                                        ("a_i(\\delta_{ij} - a_i)", "fails")])
+def test_the_axis_of_a_softmax_is_not_its_scores(rhs: str, status: str) -> None:
+    # A = softmax_j(S): j says along which axis; the scores are S (s), and j stays an index
+    text = ("$$A = \\text{softmax}_j(S)$$\n\n$$a_i = \\frac{e^{s_i}}{\\sum_k e^{s_k}}$$\n\n"
+            f"$$\\frac{{\\partial a_i}}{{\\partial s_j}} = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-p_i p_j", "holds"), ("p_j(1 - p_i)", "fails")])
+def test_a_heading_names_the_case_of_its_section(rhs: str, status: str) -> None:
+    # "#### When $j \neq i$", then a paragraph, then the display: still the case j ≠ i
+    text = ("$$p_j = \\frac{e^{x_j}}{\\sum_k e^{x_k}}$$\n\n#### When $j \\neq i$\n\n"
+            "Taking the results from the equations above, we found that\n\n"
+            f"$$\\frac{{\\partial p_j}}{{\\partial x_i}} = {rhs}$$\n\n#### Next\n\nText.\n\n"
+            "$$\\frac{\\partial p_j}{\\partial x_i} = p_j(\\delta_{ij} - p_i)$$\n")
+    assert _claims(text) == [status, "holds"]
+
+
+@pytest.mark.parametrize("words,status", [
+    ("only 1 class can be activated in the $\\mathbf{t}$", "holds-given"),
+    ("exactly one of the $t_i$s is 1 and the rest are zeros", "holds-given"),
+    ("$t_i$ is 1 if and only if the sample belongs to class $i$", "holds-given"),
+    ("因为$\\bm{t}$为$one$-$hot$向量", "holds-given"),
+    ("each $t_c$ is dependent on the full $\\mathbf{z}$", "needs-undeclared"),
+])
+def test_a_one_hot_label_said_in_words(words: str, status: str) -> None:
+    text = ("$$y_i = \\frac{e^{z_i}}{\\sum_d e^{z_d}}$$\n\n"
+            f"Since {words}, we can write\n\n$$-t_i + y_i \\sum_{{j = 1}}^C t_j = y_i - t_i$$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_value_after_where_is_the_case_not_a_claim() -> None:
+    text = ("$$p_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$$\n\nThe variable $\\mathbf{y}$ is one-hot, "
+            "where $y_i=1$ if the actual class is $i$.\n\n$$\nL = - \\sum_i \\log p_i "
+            "\\text{ where } y_i = 1\n$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [(s.kind, s.condition) for s in r.steps] == [("definition", ""),
+                                                        ("definition", "y_i = 1")]
+
+
+def test_a_loss_of_the_softmax_does_not_make_the_loss_its_output() -> None:
+    # L_i = −log(e^{f_{y_i}}/Σ_j e^{f_j}) is a loss; p_k = e^{f_k}/Σ_j e^{f_j} is the softmax
+    text = ("$$L_i = -\\log\\left(\\frac{e^{f_{y_i}}}{ \\sum_j e^{f_j} }\\right)$$\n\n"
+            "$$p_k = \\frac{e^{f_k}}{ \\sum_j e^{f_j} }$$\n\n"
+            "$$\\frac{\\partial p_k}{\\partial f_k} = p_k(1 - p_k)$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [(s.kind, s.status.value) for s in r.steps][1:] == [("definition", "definition"),
+                                                               ("claim", "holds")]
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\frac{1}{u}", "holds"), ("\\frac{1}{u}", "fails")])
+def test_a_function_named_with_an_index(rhs: str, status: str) -> None:
+    # 令 L = g_1(u) = −log(u): g_1 is a function, so ∂g_1(u)/∂u is −1/u, not g_1 times u
+    text = f"令 $L=g_1(u)=-\\log(u)$\n\n$$\\frac{{\\partial g_1(u)}}{{\\partial u}}={rhs}$$\n"
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("last,status", [("e^{x_n}", "holds"), ("e^{x_n} + 1", "fails")])
+def test_a_written_out_sum_with_a_generic_middle_term(last: str, status: str) -> None:
+    text = ("$$ y_i = \\frac{e^{x_i}}{\\sum_{k=1}^n e^{x_k}} $$\n\n"
+            f"$$ \\sum_{{k=1}}^n e^{{x_k}} = e^{{x_1}} + e^{{x_2}} + ... + e^{{x_j}} + ... + {last} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("a_1(1 - a_1)", "holds"), ("a_1(1 - a_2)", "fails")])
+def test_a_softmax_written_out_for_three_classes(rhs: str, status: str) -> None:
+    # a_1 = e^{z_1}/(e^{z_1} + e^{z_2} + e^{z_3}): the example's softmax, of length three
+    text = ("$$ a_1 = \\frac{e^{z_1}}{e^{z_1} + e^{z_2} + e^{z_3}} $$\n\n"
+            "$$\\frac{\\partial a_1}{\\partial z_1} = \\frac{e^{z_1}(e^{z_1} + e^{z_2} + e^{z_3}) - "
+            f"e^{{z_1}}e^{{z_1}}}}{{(e^{{z_1}} + e^{{z_2}} + e^{{z_3}})^2}} = {rhs}$$\n")
+    assert _claims(text) == ["holds", status]
+
+
+def test_a_capital_subscript_is_a_layer_not_an_entry() -> None:
+    text = ("$$ a_j = \\frac{e^{z_j}}{\\sum_k e^{z_k}} $$\n\n$$ L = -\\sum_k y_k \\log a_k $$\n\n"
+            "$$\\frac{\\partial L}{\\partial z_L} = \\frac{\\partial L}{\\partial a_L} "
+            "\\frac{\\partial a_L}{\\partial z_L}$$\n")
+    assert _claims(text) == ["not-checked"]

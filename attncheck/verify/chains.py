@@ -70,7 +70,8 @@ from attncheck.verify.rows import (
 )
 from derivations.operators import Cov, E, Var
 
-__all__ = ["CORRECT_CLASS", "Assumed", "Chain", "Link", "Step", "build_chains", "is_condition_block", "rows_of",
+__all__ = ["CORRECT_CLASS", "Assumed", "Chain", "Link", "Step", "build_chains", "is_condition_block",
+           "names_a_case", "rows_of",
            "substitute", "without_variables", "writes_out"]
 
 _KINDS = {"=": "claim", ":=": "definition", "=:": "definition", "≈": "approximation",
@@ -828,6 +829,12 @@ def _other_class(lead: str, correct: str | None) -> tuple[str, Any] | None:
     if j == correct:
         return None
     return f"{j} ≠ {correct}", ("≠", index_symbol(j), index_symbol(correct))
+
+
+def names_a_case(title: str) -> bool:
+    """Whether a heading names a case (``#### When $j \\neq i$``, ``情况二：i ≠ j``): the
+    derivations of its section are about that case."""
+    return lead_condition(title, Parser(Notation())) is not None
 
 
 def lead_condition(lead: str, parser: Parser) -> tuple[str, Any] | None:

@@ -64,6 +64,7 @@ from attncheck.verify.chains import (
     Step,
     build_chains,
     is_condition_block,
+    names_a_case,
     rows_of,
     substitute,
     without_variables,
@@ -553,6 +554,12 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
     from derivations.softmax.hypotheses import SoftmaxHypothesis
 
     lhs, rhs = _one_row(lhs, rhs)
+    layered = sorted({str(x) for e in (lhs, rhs) for x in e.atoms(Indexed)
+                      if str(x.base.label) in SOFTMAX_BASES and any(
+                          isinstance(a, Symbol) and a.name[:1].isupper() for a in x.indices)})
+    if layered:  # z_L, a_L: the last layer's whole vector, not an entry of it
+        raise UnsupportedExpression(f"{', '.join(layered)}: a capital subscript names a layer "
+                                    "(a whole vector), not an entry")
     for a, b in ((lhs, rhs), (rhs, lhs)):
         if b.has(Sum) and _lettered_terms(a):
             raise UnsupportedExpression("a sum written out over entries named by letters "
@@ -1049,7 +1056,10 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
 _CONDITION_ONLY = re.compile(r"\$+\s*[a-z]\s*(=|≠|\\neq?|\\not\s*=)\s*[a-z]\s*\$+[\s:：,，]*")
 #: What says the target is a probability vector: one-hot labels, a distribution.
 _TARGET_WORDS = re.compile(
-    r"one[- ]?hot|独热|只有一个(?:元素|分量)?为\s*1|only one (?:non-?zero|element)|"
+    r"one\s*-?\s*hot|独热|只有一个(?:元素|分量)?为\s*1|only one (?:non-?zero|element)|"
+    r"exactly one (?:of )?[^.。]{0,30}(?:is|equals?|=)\s*(?:1|one)\b|only (?:1|one) class|"
+    r"(?:is|equals?|=)\s*1 if and only if|\b0\s*/\s*1 (?:target|label)|"
+    r"(?:the )?(?:rest|others) (?:are|being) (?:0|zeros?)\b|有且(?:仅|只)有一个|其余(?:都|均)?为\s*0|"
     r"(?:label|target|标签)[^.。]{0,40}(?:probability distribution|概率分布|sums? to (?:one|1)|和为\s*1)|"
     r"(?:probability distribution|概率分布)[^.。]{0,30}(?:label|target|标签)", re.IGNORECASE)
 
@@ -1140,7 +1150,7 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
         notation = Notation()
     blocks: list[_Block] = []
     state = State()
-    title, lead = "", ""
+    title, lead, case = "", "", ""
     paragraph: Prose | None = None
     skipped = 0
     for e in events:
@@ -1153,6 +1163,7 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
         if isinstance(e, Heading):  # a new section; its title may name a case ("i = j 时")
             title = " ".join(e.text.split())
             lead = title or "§"
+            case = f"{title}. " if names_a_case(title) else ""
             continue
         if isinstance(e, Prose):
             words = e.text.split("$$", 1)[0] if e.text.count("$$") >= 2 else e.text
@@ -1164,7 +1175,9 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
             text = e.text
             if "$$" in text and not re.search(r"\$\$\s*[a-z]\s*(=|\\neq?|≠)\s*[a-z]\s*\$\$", text):
                 text = text.split("$$", 1)[0]
-            lead = text[-400:]
+            # the case a heading names goes on through its section's paragraphs (a
+            # paragraph that names its own case, as its last, wins)
+            lead = case + text[-400:]
             paragraph = e
             continue
         if isinstance(e, Math):

@@ -885,6 +885,8 @@ class _Build(Transformer_NonRecursive):
             name = base.name
             if f"{name}_{idx.text}" == self.dim.name or f"{name}_{{{idx.text}}}" == self.dim.name:
                 return self.dim
+            if f"{name}_{idx.text}" in self.n.functions:  # g_1(x_1): a function the note named
+                return _Fn(f"{name}_{idx.text}", fallback=Symbol(f"{name}_{idx.text}"))
             if name in ("mu",) and idx.text in self.families:
                 return self.model.family(idx.text).mean
             return self._component(name, indices, idx, meta, S.One)
@@ -1216,6 +1218,12 @@ class _Build(Transformer_NonRecursive):
 
     def _plus(self, a: Any, b: Any, meta: Any, sign: int) -> Any:
         if isinstance(b, _Dots):
+            if isinstance(a, Sum) and len(a.limits) == 1 and a.limits[0][1].is_Integer and \
+                    isinstance(a.limits[0][2], Symbol) and a.limits[0][2].is_integer:
+                # e^{z_1} + ⋯ + e^{z_j} + ⋯ + e^{z_m}: the j-th term shows the pattern in the
+                # middle of the sum; the sum goes on to its last term
+                var, lo, _ = a.limits[0]
+                return _Series((a.function.xreplace({var: lo}), _Dots()))
             terms = a.terms if isinstance(a, _Series) else (a,)
             return _Series(terms + (_Dots(),))
         if isinstance(a, _Series):

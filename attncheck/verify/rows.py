@@ -338,7 +338,10 @@ def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None]]:
             seg, cond = out[-1]
             out[-1] = (seg + ([sep] if sep is not None and sep.kind == "COMMA" else []) + core,
                        cond)
-        elif out and is_index_condition(p):
+        elif out and (is_index_condition(p) or (
+                sep is not None and sep.kind == "TEXT" and _CONDITION_WORDS.search(sep.note)
+                and _is_value_condition(core))):
+            # "… \text{ where } y_i = 1": the case the row is about, not a claim
             seg, cond = out[-1]
             out[-1] = (seg, Piece(cond.toks + tuple(_rejoin(list(cond.toks), core)))
                        if cond else Piece(tuple(core)))
@@ -357,6 +360,14 @@ def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None]]:
         lead = Piece(tuple(out[0][0]))
         out = [(seg, Piece(cond.toks + lead.toks) if cond else lead) for seg, cond in out[1:]]
     return out
+
+
+def _is_value_condition(toks: Sequence[Tok]) -> bool:
+    """``y_i = 1``, ``t_k = 0``: one entry set to a number."""
+    kinds = [t.kind for t in toks]
+    return len(toks) in (5, 7) and kinds[0] == "LETTER" and kinds[1] == "SUB" and \
+        kinds[-2] == "REL" and toks[-2].value in ("=", "≠") and kinds[-1] == "NUMBER" and \
+        (len(toks) == 5 or (kinds[2] == "LBRACE" and kinds[4] == "RBRACE"))
 
 
 def _rejoin(seg: list[Tok], core: list[Tok]) -> list[Tok]:
