@@ -213,6 +213,7 @@ SENTENCES: dict[str, dict[str, str]] = {
                               "（n = {n}）"},
     "confirmation": {"en": "confirmation", "zh": "验证"},
     "counterexample": {"en": "counterexample", "zh": "反例"},
+    "numbers-contradict": {"en": "CONTRADICTION", "zh": "数值矛盾"},
     "agree": {"en": "sides agree", "zh": "两边一致"},
     "differ": {"en": "sides differ", "zh": "两边不一致"},
     "read-from-text": {"en": "{where}: read from the text: {hypothesis}  ({text})",

@@ -66,6 +66,8 @@ UNSUPPORTED: dict[str, str] = {
     r"l is a random vector; (here|in an exponent) a number is expected": "layer superscripts, "
     "a^l, z^l, read as powers",
     r"a sum of vectors is not checked": "sums of whole vectors, a − y (vector algebra)",
+    r"words in place of math": "prose set in math, e^{\\text{neuron input}}, "
+    "= \\text{predicted − actual}",
 }
 
 #: Places where the note's own LaTeX is broken or means something other than mathematics:

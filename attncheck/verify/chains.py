@@ -57,6 +57,7 @@ from attncheck.verify.parse import (
     Parser,
     VectorLiteral,
     index_symbol,
+    prose_in_place_of_math,
 )
 from attncheck.verify.rows import (
     DEFINING_WORDS,
@@ -67,7 +68,7 @@ from attncheck.verify.rows import (
 )
 from derivations.operators import Cov, E, Var
 
-__all__ = ["Assumed", "Chain", "Link", "Step", "build_chains", "is_condition_block", "rows_of",
+__all__ = ["CORRECT_CLASS", "Assumed", "Chain", "Link", "Step", "build_chains", "is_condition_block", "rows_of",
            "substitute", "without_variables"]
 
 _KINDS = {"=": "claim", ":=": "definition", "=:": "definition", "≈": "approximation",
@@ -158,11 +159,30 @@ def _link(block: Math, piece: Piece | None, parser: Parser, at: int) -> Link:
         return Link(block, at, at, "", None, "an expression is missing here", at)
     src = _source(block, piece)
     try:
+        prose_in_place_of_math(block.text[piece.start:piece.end], piece.start)
         value = parser.tokens_expression(piece.toks)
     except ParseProblem as p:
         return Link(block, piece.start, piece.end, src, None, p.message,
                     p.offset or piece.start, piece.toks)
     return Link(block, piece.start, piece.end, src, value, "", 0, piece.toks, parser.conditions)
+
+
+def _missing_after(text: str, rel: Tok) -> str:
+    """Why nothing follows a relation: the words there (``= \\text{predicted - actual}``)
+    are prose in place of the formula, or there is nothing."""
+    try:
+        toks = tokenize(text[rel.end:])
+    except LexError:
+        toks = []
+    words = []
+    for t in toks:
+        if t.kind in ("REL", "ROWSEP", "AMP"):
+            break
+        if t.kind == "TEXT" and re.search(r"[A-Za-z]", t.note or ""):
+            words.append((t.note or "").strip())
+    if words:
+        return f"words in place of math ({' '.join(words)!r}): prose, not a formula"
+    return f"expected an expression after {rel.value!r}"
 
 
 def _is_name(v: Any) -> bool:
@@ -218,9 +238,14 @@ def without_variables(aliases: Sequence[tuple[Expr, Expr]], *sides: Any
           for d in e.atoms(Derivative) for v in d.variables}
     if not by:
         return tuple(aliases)
+    # likewise L = −log 0.245 = 1.406, the example's value of the name differentiated:
+    # ∂L/∂o asks how L moves, which the number it takes at one point cannot say
+    inside = {_name_key(d.expr) for e in sides if isinstance(e, Expr)
+              for d in e.atoms(Derivative) if _is_name(d.expr)}
     return tuple((n, v) for n, v in aliases
                  if not (n in by or isinstance(n, Indexed) and any(
-                     isinstance(b, Indexed) and b.base == n.base for b in by)))
+                     isinstance(b, Indexed) and b.base == n.base for b in by))
+                 and not (v.is_number and _name_key(n) in inside))
 
 
 def _names(e: Expr) -> set[str]:
@@ -468,7 +493,7 @@ class _Builder:
             if p is None:  # "a = = b", or a row that ends with its relation
                 rel = row.relations[n - 1]
                 links.append(Link(block, rel.end, rel.end, "", None,
-                                  f"expected an expression after {rel.value!r}", rel.start))
+                                  _missing_after(block.text, rel), rel.start))
                 continue
             links.append(_link(block, p, self.parser, at))
         left = links[0] if links[0] is not None else self.last
@@ -694,9 +719,12 @@ def _condition_value(piece: Piece, parser: Parser) -> Any:
 
 
 def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = False,
-                 leads: Sequence[str] = (), assumed: list[Assumed] | None = None
-                 ) -> list[Chain]:
+                 leads: Sequence[str] = (), assumed: list[Assumed] | None = None,
+                 correct: str | None = None) -> list[Chain]:
     """The chains of the given math blocks, in order (inline math only with ``inline``).
+
+    ``correct`` is the letter of the correct class when the note names one ("the correct
+    class is k"): "for incorrect class $j$" is then the case j ≠ k.
 
     ``leads`` gives, per block, the prose just before it: its defining words count, and
     a case it names ("Case 1: $i=j$", "当 $i \neq j$ 时") is the condition of the block's steps.
@@ -707,7 +735,8 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
         rows, _ = rows_of(block)
         lead = leads[n] if n < len(leads) else ""
         # displays with no prose between them stay in the case the last prose named
-        condition = lead_condition(lead, b.parser) if lead.strip() else condition
+        condition = (_other_class(lead, correct) or lead_condition(lead, b.parser)) \
+            if lead.strip() else condition
         b.block(block, rows, lead, condition, hidden=not (block.display or inline))
     b.close()
     if assumed is not None:
@@ -724,6 +753,33 @@ _CUE_AFTER = re.compile(r"^\s*[)）]?\s*(?:时|的时候|的情况|情况下|[:�
 #: A sentence about whether something is true is a remark, not a case label.
 _REMARK = re.compile(r"\b(?:holds?|true|valid|wrong|fails?|only|correct|drops?)\b|成立|正确|错误|只|仅",
                      re.IGNORECASE)
+
+
+#: The class a one-hot label marks, named by a letter: "the correct class is k",
+#: "index of the correct class is k", "正确类别为 k", "真实标签的下标为 k".
+CORRECT_CLASS = re.compile(
+    r"(?:correct|true|target|ground[- ]truth)\s+(?:class|label|category)(?:\s+index)?"
+    r"\s*(?:is|=|:)\s*([a-z])\b(?!\s*[_^=]|\()|"
+    r"(?:正确|真实|目标)的?(?:类别|类|标签)的?(?:下标|索引|编号)?\s*(?:为|是|=)\s*([a-z])(?![A-Za-z_(^])",
+    re.IGNORECASE)
+
+
+#: A class other than the correct one, by its letter: "for incorrect class $j$", "错误类别 j".
+_OTHER_CLASS = re.compile(
+    r"(?:incorrect|wrong|other|non-?target)\s+(?:class|label|category)\s*\$*\s*([a-z])\s*\$*(?![A-Za-z_^])|"
+    r"(?:错误|非正确|其他|其它|非目标)的?(?:类别|类|标签)\s*\$*\s*([a-z])\s*\$*(?![A-Za-z_^])",
+    re.IGNORECASE)
+
+
+def _other_class(lead: str, correct: str | None) -> tuple[str, Any] | None:
+    """"For incorrect class $j$" after "the correct class is k": the case j ≠ k."""
+    m = _OTHER_CLASS.search(lead) if correct else None
+    if m is None or correct is None:
+        return None
+    j = m.group(1) or m.group(2)
+    if j == correct:
+        return None
+    return f"{j} ≠ {correct}", ("≠", index_symbol(j), index_symbol(correct))
 
 
 def lead_condition(lead: str, parser: Parser) -> tuple[str, Any] | None:

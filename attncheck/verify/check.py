@@ -57,6 +57,7 @@ from sympy.core.function import AppliedUndef
 from attncheck.text import text
 from attncheck.verify.blocks import Directive, Heading, Math, Problem, Prose, scan
 from attncheck.verify.chains import (
+    CORRECT_CLASS,
     Assumed,
     Chain,
     Link,
@@ -562,14 +563,14 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
     return status, needs, v.residual_given
 
 
-def _worked_example(lhs: Expr, rhs: Expr, aliases: Sequence[tuple[Expr, Expr]]
-                    ) -> tuple[Expr, Expr]:
+def _worked_example(lhs: Expr, rhs: Expr, aliases: Sequence[tuple[Expr, Expr]],
+                    written: tuple[Expr, Expr]) -> tuple[Expr, Expr]:
     """Σ_{k=1}^{C} f(k) written out as f(1) + f(2) + f(3) on the other side: in this worked
     example C is 3 — the sum is expanded so the example's values (Y_{11} = 1) apply.
 
     The loss L beside such a side is the example's loss too: −Σ_k t_k log y_k over the
     entries the example gives values for (Y = [1, 0, 0]: three), so those values apply."""
-    for a, b in ((lhs, rhs), (rhs, lhs)):
+    for a, b, as_written in ((lhs, rhs, written[1]), (rhs, lhs, written[0])):
         sums = list(a.atoms(Sum))
         if not sums or b.has(Sum):
             continue
@@ -577,10 +578,14 @@ def _worked_example(lhs: Expr, rhs: Expr, aliases: Sequence[tuple[Expr, Expr]]
         ints = [int(x) for ix in b.atoms(Indexed) for x in ix.indices if x.is_Integer]
         if len(uppers) != 1 or not ints or max(ints) < 2:
             continue
+        # the example's length: the terms the other side writes out, or else the entries
+        # its values are given for (t = [1, 0, 0]: 3) — never the largest index alone
+        # (∂y_1/∂x_2 says nothing of how many entries y has)
+        size = max(ints) if _writes_out(as_written, max(ints)) else _example_size(aliases)
         upper = next(iter(uppers))
-        if not isinstance(upper, Symbol) or b.has(upper):
+        if size < max(ints) or not isinstance(upper, Symbol) or b.has(upper):
             continue
-        m = Integer(max(ints))
+        m = Integer(size)
         concrete = a.xreplace({upper: m}).replace(
             lambda s: isinstance(s, Sum), lambda s: Add(*(s.function.xreplace(
                 {s.limits[0][0]: Integer(v)}) for v in range(int(s.limits[0][1]),
@@ -589,6 +594,31 @@ def _worked_example(lhs: Expr, rhs: Expr, aliases: Sequence[tuple[Expr, Expr]]
         lhs, rhs = (expanded, b) if a is lhs else (b, expanded)
         break
     return _example_loss(lhs, rhs, aliases)
+
+
+def _writes_out(e: Expr, m: int) -> bool:
+    """Whether ``e`` writes terms out over the entries 1 … m (f(1) + f(2) + f(3)), which a
+    derivative at two entries (∂y_1/∂x_2) does not."""
+    def entries(term: Expr) -> set[int]:
+        return {int(x) for ix in term.atoms(Indexed) for x in ix.indices if x.is_Integer}
+
+    return any(sum(1 for t in a.args if entries(t)) >= 2 and
+               set(range(1, m + 1)) <= set().union(*(entries(t) for t in a.args))
+               for a in e.atoms(Add))
+
+
+def _example_size(aliases: Sequence[tuple[Expr, Expr]]) -> int:
+    """The most entries 1 … m of one vector a worked example gives numbers for (t_1 = 1,
+    t_2 = 0, t_3 = 0: 3) — the length of the example's vectors."""
+    valued = {(str(k.base.label), k.indices[-1]) for k, v in aliases
+              if isinstance(k, Indexed) and k.indices[-1].is_Integer and v.is_number}
+    sizes = [0]
+    for base in {b for b, _ in valued}:
+        m = 0
+        while (base, Integer(m + 1)) in valued:
+            m += 1
+        sizes.append(m)
+    return max(sizes)
 
 
 def _example_loss(lhs: Expr, rhs: Expr, aliases: Sequence[tuple[Expr, Expr]]
@@ -789,7 +819,7 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     aliases = without_variables(step.aliases, step.lhs.value, step.rhs.value)
     lhs = substitute(step.lhs.value, aliases)
     rhs = substitute(step.rhs.value, aliases)
-    lhs, rhs = _worked_example(lhs, rhs, aliases)
+    lhs, rhs = _worked_example(lhs, rhs, aliases, (step.lhs.value, step.rhs.value))
     particular = _particular_entries(step, lhs, rhs)  # before a case's i ≠ j makes i, j numbers
     lhs, rhs = _implicit_functions(lhs, rhs)
     if (lhs.has(PRIME) or rhs.has(PRIME)):
@@ -805,14 +835,22 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
         cond = ("≠",) + tuple(prev_cond[1:])
     conds = list(cond[1:]) if cond and cond[0] == "and" else [cond] if cond else []
     # "=" first (j := i), then each "≠" as a relabelling of both sides at once
+    original = declared
+    # the class a one-hot label marks is in every step about the loss, written or not
+    labels = {h.label for h in declared if hasattr(h, "label")}
     for c in sorted(conds, key=lambda c: c[0] != "="):
-        if c[0] == "otherwise" or not all(x.is_Integer or _free_in(lhs - rhs, x)
+        if c[0] == "otherwise" or not all(x.is_Integer or x in labels or _free_in(lhs - rhs, x)
                                           for x in c[1:]):
             continue  # "when j = c" about a sum's own index says nothing of this step
         if c[0] == "≠" and isinstance(c[1], Symbol) and isinstance(c[2], Symbol):
             m = max((int(x) for x in (lhs - rhs).atoms(Integer) if x.is_positive), default=0)
             sub = {c[1]: Integer(m + 1), c[2]: Integer(m + 2)}
             lhs, rhs = lhs.subs(sub, simultaneous=True), rhs.subs(sub, simultaneous=True)
+            # "for incorrect class j" (j ≠ k) with the label one-hot at k: the same k
+            from derivations.softmax import OneHotTarget
+
+            declared = tuple(replace(h, label=sub[h.label]) if isinstance(h, OneHotTarget)
+                             and h.label in sub else h for h in declared)
         else:
             lhs, rhs = _under_condition(lhs, c), _under_condition(rhs, c)
     if step.kind == "follows" and step.premise is not None:
@@ -834,6 +872,9 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
         with _time_limit(min(STEP_SECONDS, remaining), "this step"):
             status, needs, residual, mean_square, checker = _judge(lhs, rhs, model, declared,
                                                                    step.reason)
+        # a hypothesis relabelled with the case (t_m = δ_m3 for k) is said as the note has it
+        back = {h: o for h, o in zip(declared, original) if h != o}
+        needs = tuple(frozenset(back.get(h, h) for h in s) for s in needs)
     except DerivationError as exc:
         if isinstance(exc, ExpressionTooLarge) and "took longer" in str(exc):
             where = _loc(ctx, step.rhs)
@@ -986,7 +1027,7 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
     context = False  # the paragraph before was about the components: a list goes on
     for e in events:
         if isinstance(e, (Prose, Heading)):
-            text = re.sub(r"\$+([^$]*)\$+", lambda m: " " + m.group(1) + " ", e.text)
+            text = _math_as_words(e.text)
             found = read_assumptions(text, notation.families, notation.scalars, context=context)
             for f in found:
                 add(f.hypothesis, source.location(e.offset(0)), f.phrase)
@@ -995,7 +1036,7 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
             m = _TARGET_WORDS.search(text) or _one_hot_lists(text)
             if m:
                 add(_target_sums_to_one(), source.location(e.offset(0)), m.group(0))
-            m = _CORRECT_CLASS.search(text)
+            m = CORRECT_CLASS.search(text)
             if m:  # "the index of the correct class is k": the label is one-hot at k
                 from derivations.softmax import OneHotTarget
 
@@ -1024,15 +1065,6 @@ _TARGET_WORDS = re.compile(
     r"one[- ]?hot|独热|只有一个(?:元素|分量)?为\s*1|only one (?:non-?zero|element)|"
     r"(?:label|target|标签)[^.。]{0,40}(?:probability distribution|概率分布|sums? to (?:one|1)|和为\s*1)|"
     r"(?:probability distribution|概率分布)[^.。]{0,30}(?:label|target|标签)", re.IGNORECASE)
-
-
-#: The class a one-hot label marks, named by a letter: "the correct class is k",
-#: "index of the correct class is k", "正确类别为 k", "真实标签的下标为 k".
-_CORRECT_CLASS = re.compile(
-    r"(?:correct|true|target|ground[- ]truth)\s+(?:class|label|category)(?:\s+index)?"
-    r"\s*(?:is|=|:)\s*([a-z])\b(?!\s*[_^=]|\()|"
-    r"(?:正确|真实|目标)的?(?:类别|类|标签)的?(?:下标|索引|编号)?\s*(?:为|是|=)\s*([a-z])(?![A-Za-z_(^])",
-    re.IGNORECASE)
 
 
 _BIT_LIST = re.compile(r"\[\s*[01](?:\s*,\s*[01])+\s*\]")
@@ -1173,11 +1205,27 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
                                   f"math not read: {msg}", problem=True))
     assumed: list[Assumed] = []
     chains = build_chains([b.math for b in blocks], notation, inline=settings.inline,
-                          leads=[b.lead for b in blocks], assumed=assumed)
+                          leads=[b.lead for b in blocks], assumed=assumed,
+                          correct=_correct_class(events))
     read_hyps, read_notes = _assumptions(source, events, notation, assumed)
     notes += read_notes
     return Reading(source, fmt, notation, tuple(blocks), tuple(chains), tuple(read_hyps),
                    tuple(notes), skipped, _correlated_components(source, events, notation))
+
+
+def _correct_class(events: Sequence[Any]) -> str | None:
+    """The letter the prose names the correct class by ("the correct class is k"), if any."""
+    for e in events:
+        if isinstance(e, (Prose, Heading)):
+            m = CORRECT_CLASS.search(_math_as_words(e.text))
+            if m:
+                return m.group(1) or m.group(2)
+    return None
+
+
+def _math_as_words(text: str) -> str:
+    """Prose with its inline math as plain words: "class is $k$" → "class is  k "."""
+    return re.sub(r"\$+([^$]*)\$+", lambda m: " " + m.group(1) + " ", text)
 
 
 def check_source(source: Source, fmt: Format, settings: Settings = Settings()) -> VerifyResult:

@@ -176,7 +176,12 @@ def _softmax_value(e: Expr, xs: np.ndarray, ts: np.ndarray, idx: dict[Symbol, in
         return complex(_softmax_value(e.expr, bumped, ts, idx).imag / _H)
     if isinstance(e, Indexed):
         a = int(_softmax_value(e.indices[0], xs, ts, idx).real) - 1
-        return complex({"y": ys, "x": xs, "t": ts}[str(e.base.label)][a])
+        values = {"y": ys, "x": xs, "t": ts}.get(str(e.base.label))
+        if values is None:  # a letter the note never defined (its p_k beside y)
+            raise ValueError(f"{e.base.label} has no value at a softmax point")
+        if not 0 <= a < len(values):
+            raise ValueError(f"{e} is past the {len(values)} entries of the softmax point")
+        return complex(values[a])
     if isinstance(e, Symbol):
         if e.name == "L":  # the cross-entropy loss −Σ t_k log y_k
             return complex(-np.sum(ts * np.log(ys)))

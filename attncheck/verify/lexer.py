@@ -277,6 +277,11 @@ class _Lexer:
                 self.emit("TEXT", m.group(0).strip(), i, i + m.end(), note=m.group(0).strip())
                 i += m.end()
                 continue
+            if unicodedata.category(c) == "So" and c not in "°©®":
+                # ☆ = Σ_k e^{a_k}: a note may name a quantity by any symbol it can type
+                self.emit("LETTER", c, i, i + 1)
+                i += 1
+                continue
             raise LexError(f"unexpected character {c!r}", i)
 
     def relation(self, i: int, hi: int) -> int:
@@ -387,6 +392,14 @@ class _Lexer:
                     end += spec.end()
             self.emit("BEGIN" if name == "begin" else "END", env, i, end)
             return end
+        if name == "displaylines":  # \displaylines{a \\ b}: rows, centred — a gathered
+            g = _group(text, j)
+            if not g:
+                raise LexError("\\displaylines without its {…}", i)
+            self.emit("BEGIN", "gathered", i, g[0])
+            self.run(g[0], g[1] - 1)
+            self.emit("END", "gathered", g[1] - 1, g[1])
+            return g[1]
         if name == "tag":
             a = _argument(text, j)
             if not a:

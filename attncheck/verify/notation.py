@@ -40,6 +40,8 @@ LOSS_NAMES = ("L", "calL", "J", "C", "ell", "H", "ℓ", "E", "Loss", "loss", "CE
 #: Letters that are never a random family (operators, Euler's e, the dimension's d).
 _NOT_FAMILIES = {"E", "D", "V", "e", "d", "i", "j", "n", "T", "N", "O", "P", "R"}
 MAX_FAMILIES = 3
+#: Letters that index components, never name a vector.
+_INDICES = "ijkmnc"
 
 
 def _letter(t: Tok) -> str | None:
@@ -94,6 +96,8 @@ def _softmax_logits(toks: Sequence[Tok]) -> str | None:
                     letters.append(_letter(nxt[0]))
         if len(letters) >= 2 and letters[0] == letters[-1] and "SUM" in kinds:
             return letters[0]
+        if len(letters) >= 2 and "SUM" in kinds and set(letters) <= set(_INDICES):
+            return ""  # e^j/Σ_i e^i: a softmax whose scores the note leaves unnamed
     return None
 
 
@@ -183,13 +187,15 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                 for p in r.pieces:
                     if p is not None and target is None:
                         target = _loss_target(p.toks, outputs)[1]
+    if output is None:  # ∂S_i/∂a_j = ∂/∂a_j (e^{a_i}/Σ_k e^{a_k}): S is that softmax
+        output, logits = _differentiated_softmax(rows) or (None, None)
     if output is None and _sigma_is_softmax(rows):
         output = "sigma"
         logits = _inside_sigma(rows)
     more_logits: set[str] = set()
     if output is not None:  # e^{a_i}/Σ_k e^{a_k} anywhere: the scores, whatever the letter
         more_logits = {z for block in rows for r in block for p in r.pieces if p
-                       for z in [_softmax_logits(p.toks)] if z is not None}
+                       for z in [_softmax_logits(p.toks)] if z}
         if output == "sigma":
             more_logits |= _all_inside_sigma(rows)
         logits = logits or next(iter(sorted(more_logits)), None)
@@ -199,7 +205,7 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         rename[name] = "y"
     for z in more_logits - {output, "x"} - set(aliases):
         rename.setdefault(z, "x")
-    if logits is not None and logits != "x":
+    if logits and logits != "x":
         rename[logits] = "x"
         if logits.isupper() and logits.lower() in indexed and logits.lower() not in rename:
             rename[logits.lower()] = "x"  # Y = [y_1, y_2, y_3]: the vector and its entries
@@ -276,6 +282,31 @@ def _vector_indexed(rows: Sequence[Sequence[Row]], families: tuple[str, ...]) ->
                             after[:5] == ["LBRACE", "LETTER", "COMMA", "LETTER", "RBRACE"]:
                         out.add(name)
     return frozenset(out)
+
+
+def _differentiated_softmax(rows: Sequence[Sequence[Row]]) -> tuple[str, str] | None:
+    """(output, logits) when a row differentiates an indexed letter by a logit and writes out
+    the softmax it differentiates in the same row — ``∂S_i/∂a_j = ∂(e^{a_i}/Σ_k e^{a_k})/∂a_j``
+    says that S is the softmax of a, though the note never writes ``S_i = …``."""
+    seen: Counter[tuple[str, str]] = Counter()
+    for block in rows:
+        for row in block:
+            pieces = [p.toks for p in row.pieces if p is not None]
+            logits = {z for toks in pieces for z in [_softmax_logits(toks)] if z}
+            for toks in pieces:
+                numerators = [_letter(toks[n + 1]) for n, t in enumerate(toks[:-2])
+                              if _is_d(t) and toks[n + 2].kind == "SUB"]
+                variables = {_letter(toks[n + 1]) for n, t in enumerate(toks[:-1]) if _is_d(t)}
+                for w in numerators:
+                    for z in logits & variables:
+                        if w is not None and w not in (z, "e") and w not in LOSS_NAMES:
+                            seen[w, z] += 1
+    return seen.most_common(1)[0][0] if seen else None
+
+
+def _is_d(t: Tok) -> bool:
+    """∂, or δ written for ∂ (``\\frac{\\delta S_i}{\\delta a_j}``)."""
+    return t.kind == "PARTIAL" or (t.kind == "GREEK" and t.value == "delta")
 
 
 def _inside_sigma(rows: Sequence[Sequence[Row]]) -> str | None:

@@ -84,6 +84,7 @@ __all__ = [
     "Parser",
     "index_symbol",
     "prepare",
+    "prose_in_place_of_math",
 ]
 
 #: Brackets nested deeper than this are refused before parsing (bounds recursion anywhere).
@@ -238,6 +239,8 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
     for a, t in enumerate(toks):
         if t.kind == "UNKNOWN":
             raise ParseProblem(f"unknown macro {t.value}", t.start)
+        if t.kind == "TEXT":
+            _words_in_place_of_math(t, out, toks[a + 1] if a + 1 < n else None)
         if t.kind in _DROPPED and not (t.kind == "TOP" and out and out[-1].kind == "SUP"):
             if t.kind == "TEXT" and out and out[-1].kind in ("SUB", "SUP"):
                 out.pop()  # ^{\text{…}}: a label, not a power
@@ -269,7 +272,91 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
             sub_depth.append(len(out))
         elif t.kind == "RBRACE" and sub_depth:
             sub_depth.pop()
-    return _drop_unclosed_curly(out)
+    return _drop_unclosed_curly(_sum_braces(out))
+
+
+#: Words that may stand between terms of a formula (a case, a joint), not prose in place of it.
+_JOINING = re.compile(r"\s*(if|for|and|or|when|where|with|otherwise|else|s\.t\.|i\.e\.|"
+                      r"as|so|by|since|because|then|thus|hence|def|当|若|如果|且|或|和|时)?\s*",
+                      re.I)
+_OPERATOR = {"PLUS", "MINUS", "STAR", "CDOT", "TIMES", "SLASH", "REL"}
+_OPERAND_START = {"LETTER", "GREEK", "NUMBER", "LPAR", "FRAC", "SQRT", "SUM", "WORD"}
+
+
+def _words_in_place_of_math(t: Tok, before: Sequence[Tok], after: Tok | None) -> None:
+    """``e^{\text{neuron j input}}``, ``\text{how softmax}(a_i) \text{ changes when } a_j``:
+    words standing where an operand is — the row is prose set in math, and dropping the
+    words would leave a formula the author never wrote (e alone, a product (a_i)·a_j)."""
+    if _JOINING.fullmatch(t.note or t.value) or not re.search(r"[A-Za-z]", t.note or t.value):
+        return  # Chinese words beside a formula are its commentary (当 … 时), read elsewhere
+    in_exponent = len(before) >= 3 and before[-1].kind == "LBRACE" and \
+        before[-2].kind == "SUP" and before[-3].kind == "LETTER" and before[-3].value == "e"
+    between = after is not None and after.kind in _OPERAND_START and (
+        (before and before[-1].kind in _OPERAND_END) or " " in (t.note or "").strip())
+    # −\text{softmax of node j} * \text{softmax of node i}: the words are the operand
+    alone = (not before or before[-1].kind in _OPERATOR) and \
+        (after is None or after.kind in _OPERATOR) and " " in (t.note or "").strip()
+    if in_exponent or between or alone:
+        raise ParseProblem(f"words in place of math ({(t.note or t.value).strip()!r}): "
+                           "prose, not a formula", t.start)
+
+
+def prose_in_place_of_math(text: str, offset: int = 0) -> None:
+    """:class:`ParseProblem` when words in ``text`` (an expression as written, its
+    ``\\text{…}`` still there) stand where an operand is (see _words_in_place_of_math)."""
+    try:
+        toks = tokenize(text)
+    except LexError:
+        return  # the parser says where
+    kept: list[Tok] = []
+    for a, t in enumerate(toks):
+        if t.kind == "TEXT":
+            try:
+                _words_in_place_of_math(t, kept, toks[a + 1] if a + 1 < len(toks) else None)
+            except ParseProblem as p:
+                raise ParseProblem(p.message, (p.offset or 0) + offset) from None
+        elif t.kind != "QUAD":
+            kept.append(t)
+
+
+def _group_end(toks: Sequence[Tok], b: int) -> int:
+    """The index of the } closing the { at toks[b] (len(toks) when it is never closed)."""
+    return b + _skip_group(toks, b) - 2
+
+
+def _sum_braces(toks: list[Tok]) -> list[Tok]:
+    r"""``\sum_k{e^{z_k} - e^{z_1}e^{z_1}}``: braces are invisible, so the reader sees
+    Σ_k e^{z_k} − e^{z_1}e^{z_1}, and reads the sum's scope the usual way.  The braces go
+    when a term after a + or − inside them does not use the sum's index (they are kept
+    for ``\sum_i{a_i + b_i}``, where the author grouped what the sum runs over)."""
+    drop: set[int] = set()
+    for a, t in enumerate(toks):
+        if t.kind != "SUM":
+            continue
+        b, index = a + 1, None
+        while b + 1 < len(toks) and toks[b].kind in ("SUB", "SUP"):
+            end = _group_end(toks, b + 1) if toks[b + 1].kind == "LBRACE" else b + 1
+            if toks[b].kind == "SUB" and index is None:
+                index = next((u.value for u in toks[b + 1:end + 1] if u.kind == "LETTER"), None)
+            b = end + 1
+        if index is None or b >= len(toks) or toks[b].kind != "LBRACE":
+            continue
+        end = _group_end(toks, b)
+        if end >= len(toks):
+            continue
+        terms: list[list[Tok]] = [[]]
+        depth = 0
+        for u in toks[b + 1:end]:
+            depth += {"LBRACE": 1, "LPAR": 1, "LSQB": 1, "RBRACE": -1, "RPAR": -1,
+                      "RSQB": -1}.get(u.kind, 0)
+            if depth == 0 and u.kind in ("PLUS", "MINUS") and terms[-1]:
+                terms.append([])
+            else:
+                terms[-1].append(u)
+        if len(terms) > 1 and any(not any(u.kind == "LETTER" and u.value == index for u in term)
+                                  for term in terms[1:]):
+            drop |= {b, end}
+    return [t for n, t in enumerate(toks) if n not in drop] if drop else toks
 
 
 def _drop_unclosed_curly(toks: list[Tok]) -> list[Tok]:

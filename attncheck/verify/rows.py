@@ -182,8 +182,24 @@ def split_rows(toks: Sequence[Tok]) -> list[Row]:
                                    reason=prev.reason or row.reason,
                                    condition=prev.condition or row.condition)
                 continue
+            if rows and prev_open(rows[-1]) and first is None and \
+                    row.relations[0].value == rows[-1].relations[-1].value:
+                # "… = \\ = S_i(1 − S_j)": the relation ending a row is the one that
+                # begins the next, written twice
+                prev = rows[-1]
+                rows[-1] = replace(prev, pieces=prev.pieces[:-1] + row.pieces[1:],
+                                   relations=prev.relations[:-1] + row.relations,
+                                   reason=row.reason or prev.reason)
+                continue
             rows.append(row)
-    return [r for r in rows if r.relations]
+    # an expression alone on its row is kept when the next row goes on from it (X ⏎ = Y)
+    return [r for n, r in enumerate(rows) if r.relations or
+            (n + 1 < len(rows) and rows[n + 1].pieces[0] is None)]
+
+
+def prev_open(row: Row) -> bool:
+    """Whether ``row`` ends with a relation and nothing after it (``a = b =``)."""
+    return bool(row.relations) and row.pieces[-1] is None
 
 
 def _row(raw: list[Tok], env: str) -> list[Row | None]:

@@ -215,6 +215,8 @@ def _evidence(s: StepResult, say: _Say) -> str:
     verdict = say.w.say("agree" if e.agree else "differ")
     rel = "≤" if e.agree else ">"
     kind = say.w.say(e.kind) if e.kind in ("confirmation", "counterexample") else e.kind
+    if e.consistent is False:  # the word follows the numbers, not the symbolic verdict
+        kind = say.w.say("numbers-contradict")
     if e.design == "complex step":
         return say.w.say("evidence-derivative", kind=kind, estimate=f"{e.estimate:.6g}",
                          reference=f"{e.reference:.6g}", verdict=verdict)
