@@ -132,3 +132,84 @@ def test_the_evidence_line_follows_the_numbers(consistent: bool, word: str) -> N
     print_result(r, console)
     line = next(x for x in console.export_text().splitlines() if "numeric" in x)
     assert word in line and ("sides agree" in line) == consistent, line
+
+
+@pytest.mark.parametrize("step,status", [
+    # ∂L/∂a_1 takes the outputs as the variables: the numbers move a_1 alone
+    (r"\frac{\partial L}{\partial a_1} = -\frac{y_1}{a_1}", "holds"),
+    (r"\frac{\partial L}{\partial a_1} = \frac{y_1}{a_1}", "fails"),
+    # a three-class example written out is a vector of length three, numerically too
+    (r"\frac{\partial a_1}{\partial z_2} = -\frac{e^{z_1}e^{z_2}}{(e^{z_1}+e^{z_2}+e^{z_3})^2}",
+     "holds"),
+    (r"\frac{\partial a_1}{\partial z_2} = \frac{e^{z_1}e^{z_2}}{(e^{z_1}+e^{z_2}+e^{z_3})^2}",
+     "fails"),
+])
+def test_the_numbers_take_the_variables_and_the_length_the_step_does(step: str,
+                                                                       status: str) -> None:
+    text = ("$$ a_j = \\frac{e^{z_j}}{\\sum_{i=1}^m e^{z_i}} $$\n\n"
+            "$$ L = -\\sum_{i=1}^m y_i \\ln a_i $$\n\n"
+            f"$$ {step} $$\n")
+    r = verify_text(text, "n.md")
+    (s,) = [s for s in r.steps if s.kind == "claim"]
+    assert s.status.value == status
+    assert s.evidence is not None and s.evidence.consistent is True, s.evidence
+
+
+@pytest.mark.parametrize("rhs,status", [("o_b - o_b^2", "holds"), ("o_b - o_b^3", "fails")])
+def test_a_sum_of_a_whole_vector_runs_over_its_entries(rhs: str, status: str) -> None:
+    # Σ e^{z} with no index: over the entries of z
+    text = ("$$ o_b = \\frac{e^{z_b}}{\\sum_j e^{z_j}} $$\n\n"
+            f"$$ \\frac{{e^{{z_b}}\\sum e^z - (e^{{z_b}})^2}}{{(\\sum_j e^{{z_j}})^2}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [(r"-y_i + \sum y_k p_i", "holds"),
+                                        (r"-y_i + \sum y_k p_k", "fails")])
+def test_a_sum_without_limits_runs_over_k_before_i(rhs: str, status: str) -> None:
+    text = ("$$ p_j = \\frac{e^{z_j}}{\\sum_k e^{z_k}} $$\n\n"
+            f"$$ -y_i + y_i p_i + \\sum_{{k \\neq i}} y_k p_i = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_sum_of_entries_named_by_letters_is_not_judged() -> None:
+    # z_a, z_b, z_c: three classes named by letters; the length of z is not said
+    text = ("$$ o_b = \\frac{e^{z_b}}{\\sum_j e^{z_j}} = "
+            "\\frac{e^{z_b}}{e^{z_a}+e^{z_b}+e^{z_c}} $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == ["not-checked"]
+
+
+@pytest.mark.parametrize("rhs,status", [(r"\frac{e^{x_i}}{\Sigma} - \frac{e^{2x_i}}{\Sigma^2}",
+                                         "holds"),
+                                        (r"\frac{e^{x_i}}{\Sigma} - \frac{e^{x_i}}{\Sigma^2}",
+                                         "fails")])
+def test_a_name_given_to_part_of_a_formula_is_that_part(rhs: str, status: str) -> None:
+    # y_i = e^{x_i}/Σ_k e^{x_k} = e^{x_i}/Σ: Σ is the sum of the exponentials from here on
+    text = ("$$ y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}} = \\frac{e^{x_i}}{\\Sigma} $$\n\n"
+            f"$$ y_i - y_i^2 = {rhs} $$\n")
+    assert _claims(text)[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [(r"-\frac{y_2}{a_2}", "holds"),
+                                        (r"-\frac{y_2}{a_1}", "fails")])
+def test_a_definition_written_out_for_an_example_is_the_examples(rhs: str, status: str) -> None:
+    # loss(w,b) = −Σ_{i=1}^m y_i ln a_i, then "= −(y_1 ln a_1 + y_2 ln a_2 + y_3 ln a_3)" for the
+    # three-class example: a definition there (m is 3), and the chain rule over three terms
+    # holds with it; loss(w,b) is the loss L with its parameters
+    text = ("$$ a_j = \\frac{e^{z_j}}{\\sum_{i=1}^m e^{z_i}} $$\n\n"
+            "$$ loss(w,b)=-\\sum_{i=1}^m y_i \\ln a_i $$\n\n"
+            "$$ J(w,b) =- \\sum_{j=1}^n \\sum_{i=1}^m y_{ji} \\log a_{ji} $$\n\n"
+            "$$ loss(w,b)=-(y_1 \\ln a_1 + y_2 \\ln a_2 + y_3 \\ln a_3) $$\n\n"
+            "$$ \\frac{\\partial{loss}}{\\partial{z_1}}= \\frac{\\partial{loss}}{\\partial{a_1}}"
+            "\\frac{\\partial{a_1}}{\\partial{z_1}} + \\frac{\\partial{loss}}{\\partial{a_2}}"
+            "\\frac{\\partial{a_2}}{\\partial{z_1}} + \\frac{\\partial{loss}}{\\partial{a_3}}"
+            "\\frac{\\partial{a_3}}{\\partial{z_1}} $$\n\n"
+            f"$$ \\frac{{\\partial loss}}{{\\partial a_2}} = {rhs} $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps][:4] == ["definition"] * 4
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == ["holds", status]
+
+
+def test_markdown_escapes_leave_a_heading() -> None:
+    r = verify_text("### 1\\. Softmax $x_1$\n\n$$ 1 + 1 = 2 $$\n", "n.md", numeric=False)
+    assert r.derivations[0].title == "1. Softmax $x_1$"

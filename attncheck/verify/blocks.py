@@ -445,8 +445,12 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
             if at >= 0:
                 out.append(Problem(where.offset(at),
                                    "display math opened by '$$' is never closed; expected '$$'"))
-    if heading:
-        out.append(Heading(start, raw, anchors, level=heading))
+    if heading:  # "### 1\. Softmax": Markdown's escapes go (math keeps its backslashes)
+        from markdown_it.common.utils import unescapeAll
+
+        title = "".join(part if n % 2 else unescapeAll(part)
+                        for n, part in enumerate(re.split(r"(\$+[^$]*\$+)", raw)))
+        out.append(Heading(start, title, anchors, level=heading))
     elif raw.strip():
         out.append(Prose(start, raw, anchors))
     return out

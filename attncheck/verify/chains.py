@@ -32,6 +32,7 @@ from functools import lru_cache
 from typing import Any
 
 from sympy import (
+    Add,
     Derivative,
     Expr,
     Function,
@@ -42,6 +43,7 @@ from sympy import (
     Product,
     Sum,
     Symbol,
+    Wild,
     log,
 )
 from sympy.core.function import AppliedUndef
@@ -69,7 +71,7 @@ from attncheck.verify.rows import (
 from derivations.operators import Cov, E, Var
 
 __all__ = ["CORRECT_CLASS", "Assumed", "Chain", "Link", "Step", "build_chains", "is_condition_block", "rows_of",
-           "substitute", "without_variables"]
+           "substitute", "without_variables", "writes_out"]
 
 _KINDS = {"=": "claim", ":=": "definition", "=:": "definition", "≈": "approximation",
           "~": "approximation", "∝": "proportion", "≤": "inequality", "≥": "inequality",
@@ -165,6 +167,17 @@ def _link(block: Math, piece: Piece | None, parser: Parser, at: int) -> Link:
         return Link(block, piece.start, piece.end, src, None, p.message,
                     p.offset or piece.start, piece.toks)
     return Link(block, piece.start, piece.end, src, value, "", 0, piece.toks, parser.conditions)
+
+
+def writes_out(e: Expr, m: int) -> bool:
+    """Whether ``e`` writes terms out over the entries 1 … m (f(1) + f(2) + f(3)), which a
+    derivative at two entries (∂y_1/∂x_2) does not."""
+    def entries(term: Expr) -> set[int]:
+        return {int(x) for ix in term.atoms(Indexed) for x in ix.indices if x.is_Integer}
+
+    return any(sum(1 for t in a.args if entries(t)) >= 2 and
+               set(range(1, m + 1)) <= set().union(*(entries(t) for t in a.args))
+               for a in e.atoms(Add))
 
 
 def _missing_after(text: str, rel: Tok) -> str:
@@ -686,7 +699,42 @@ class _Builder:
         if n == len(row.relations) - 1 and n > 0 and rv is not None and _is_name(rv) and \
                 _name_key(rv) not in self.seen and not isinstance(rv, Pow):
             return "definition-right"  # "h_i = Σ_k e^{a_k} = Σ": the last name is new
+        if n == 0 and not self.current and self._instance_of_definition(lv, rv):
+            return "definition"
+        short = self._shorthand(lv, rv)
+        if short is not None:
+            # e^{x_i}/Σ_k e^{x_k} = e^{x_i}/Σ: the right side names a part of the left
+            self.aliases.append(short)
+            self.parser.defined.add(_name_key(short[0]))
+            return "definition"
         return "claim"
+
+    def _instance_of_definition(self, lv: Any, rv: Any) -> bool:
+        """``loss = -(y_1 ln a_1 + y_2 ln a_2 + y_3 ln a_3)`` after ``loss = -Σ_{i=1}^m …``: the
+        note's definition written out for its example's entries — the example's own
+        definition from here on, not a claim that m is 3."""
+        if not (isinstance(lv, Expr) and isinstance(rv, Expr) and _is_name(lv)) or rv.has(Sum):
+            return False
+        before = next((v for name, v in reversed(self.aliases) if name == lv), None)
+        ints = [int(x) for ix in rv.atoms(Indexed) for x in ix.indices if x.is_Integer]
+        return before is not None and before.has(Sum) and bool(ints) and max(ints) >= 2 and \
+            writes_out(rv, max(ints))
+
+    def _shorthand(self, lv: Any, rv: Any) -> tuple[Symbol, Expr] | None:
+        """(N, w) when ``rv`` is ``lv`` with one part w written as a name N the note has not
+        used before — the way notes introduce Σ, S or Z for the sum of the exponentials."""
+        if not (isinstance(lv, Expr) and isinstance(rv, Expr)):
+            return None
+        new = [v for v in rv.free_symbols if isinstance(v, Symbol) and not v.is_integer
+               and _name_key(v) not in self.seen and v not in lv.free_symbols]
+        if len(new) != 1 or not lv.has(Sum, Add):
+            return None
+        w = Wild("w")
+        found = lv.match(rv.xreplace({new[0]: w}))
+        part = found.get(w) if found else None
+        if part is None or part.is_number or _is_name(part) or part.has(new[0]):
+            return None
+        return new[0], part
 
 
 def is_condition_block(block: Math) -> bool:

@@ -67,10 +67,11 @@ from attncheck.verify.chains import (
     rows_of,
     substitute,
     without_variables,
+    writes_out,
 )
 from attncheck.verify.declarations import State, default_dimension, hypotheses_of
 from attncheck.verify.errors import Location, VerifyError
-from attncheck.verify.evidence import attach_evidence, without_evidence
+from attncheck.verify.evidence import attach_evidence, without_evidence, written_length
 from attncheck.verify.files import Format, Source, decode, guess_format, read_source
 from attncheck.verify.notation import survey
 from attncheck.verify.parse import (
@@ -402,7 +403,7 @@ def _softmax_conventions(e: Expr, model: Model) -> Expr:
         if rest:
             return s
         # the note's own name for the number of classes (n, C, K, N, d) is softmax's n
-        if isinstance(hi, Symbol) and not (hi.is_integer and hi.name in "ijklmc"):
+        if isinstance(hi, Symbol) and not (hi.is_integer and hi.name in "ijklc"):
             hi = length
         return Sum(s.function, (var, lo, hi))
 
@@ -552,15 +553,30 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
     from derivations.softmax.hypotheses import SoftmaxHypothesis
 
     lhs, rhs = _one_row(lhs, rhs)
+    for a, b in ((lhs, rhs), (rhs, lhs)):
+        if b.has(Sum) and _lettered_terms(a):
+            raise UnsupportedExpression("a sum written out over entries named by letters "
+                                        "(z_a + z_b + z_c): the vector's length is not said")
     lhs, rhs = (_softmax_conventions(x, model) for x in (lhs, rhs))
     pool = tuple(h for h in declared if isinstance(h, SoftmaxHypothesis))
     pool += () if TARGET_SUMS_TO_ONE in pool else (TARGET_SUMS_TO_ONE,)
-    v = check_softmax_equality(lhs, rhs, n=_written_length(lhs, rhs), reason=reason,
+    v = check_softmax_equality(lhs, rhs, n=written_length(lhs, rhs), reason=reason,
                                hypotheses=pool)
     if not v.decided:
         raise UnsupportedExpression(f"cannot decide whether {text(v.residual_given)} is 0")
     status, needs = _status_of(v.needs, frozenset(declared))
     return status, needs, v.residual_given
+
+
+def _lettered_terms(e: Expr) -> bool:
+    """e^{z_a} + e^{z_b} + e^{z_c}: a written-out sum whose terms are entries named by
+    three or more different letters — a vector of those entries, of a length not said."""
+    for a in e.atoms(Add):
+        letters = [ix.indices[-1] for t in a.args for ix in t.atoms(Indexed)
+                   if str(ix.base.label) in SOFTMAX_BASES and isinstance(ix.indices[-1], Symbol)]
+        if len(a.args) >= 3 and len(set(letters)) >= 3 and len(letters) == len(a.args):
+            return True
+    return False
 
 
 def _worked_example(lhs: Expr, rhs: Expr, aliases: Sequence[tuple[Expr, Expr]],
@@ -581,7 +597,7 @@ def _worked_example(lhs: Expr, rhs: Expr, aliases: Sequence[tuple[Expr, Expr]],
         # the example's length: the terms the other side writes out, or else the entries
         # its values are given for (t = [1, 0, 0]: 3) — never the largest index alone
         # (∂y_1/∂x_2 says nothing of how many entries y has)
-        size = max(ints) if _writes_out(as_written, max(ints)) else _example_size(aliases)
+        size = max(ints) if writes_out(as_written, max(ints)) else _example_size(aliases)
         upper = next(iter(uppers))
         if size < max(ints) or not isinstance(upper, Symbol) or b.has(upper):
             continue
@@ -594,17 +610,6 @@ def _worked_example(lhs: Expr, rhs: Expr, aliases: Sequence[tuple[Expr, Expr]],
         lhs, rhs = (expanded, b) if a is lhs else (b, expanded)
         break
     return _example_loss(lhs, rhs, aliases)
-
-
-def _writes_out(e: Expr, m: int) -> bool:
-    """Whether ``e`` writes terms out over the entries 1 … m (f(1) + f(2) + f(3)), which a
-    derivative at two entries (∂y_1/∂x_2) does not."""
-    def entries(term: Expr) -> set[int]:
-        return {int(x) for ix in term.atoms(Indexed) for x in ix.indices if x.is_Integer}
-
-    return any(sum(1 for t in a.args if entries(t)) >= 2 and
-               set(range(1, m + 1)) <= set().union(*(entries(t) for t in a.args))
-               for a in e.atoms(Add))
 
 
 def _example_size(aliases: Sequence[tuple[Expr, Expr]]) -> int:
@@ -648,26 +653,6 @@ def _example_loss(lhs: Expr, rhs: Expr, aliases: Sequence[tuple[Expr, Expr]]
     loss = -Add(*(t[row + (Integer(c),)] * log(y[row + (Integer(c),)]) for c in range(1, m + 1)))
     a = substitute(a.xreplace({LOSS: loss}), aliases)
     return (a, b) if lhs.has(LOSS) else (b, a)
-
-
-def _written_length(lhs: Expr, rhs: Expr) -> int | None:
-    """The vector length a step fixes by writing every term out (e^{z_1}+e^{z_2}+e^{z_3}: 3).
-
-    A step whose indices are all numbers and that writes no Σ is about a concrete vector;
-    one with an index letter or a Σ holds for every length n."""
-    both = lhs - rhs
-    if both.has(Sum) or both.has(LENGTH):
-        return None
-    idx = [a for x in both.atoms(Indexed) if str(x.base.label) in SOFTMAX_BASES
-           for a in x.indices]
-    if not idx or not all(a.is_Integer for a in idx):
-        return None
-    # a sum written inside a side (not the difference of the two sides, which is always one)
-    sums = [a for side in (lhs, rhs) for a in side.atoms(Add)
-            if sum(1 for t in a.args if t.has(Indexed)) >= 2]
-    if not sums:
-        return None  # y_1 y_2 alone says nothing of the length
-    return max(int(a) for a in idx)
 
 
 def _recorded(ctx: _Context, step: Step, status: StepStatus, note: str, n: int,
@@ -836,6 +821,7 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     conds = list(cond[1:]) if cond and cond[0] == "and" else [cond] if cond else []
     # "=" first (j := i), then each "≠" as a relabelling of both sides at once
     original = declared
+    case: dict[Expr, Expr] = {}
     # the class a one-hot label marks is in every step about the loss, written or not
     labels = {h.label for h in declared if hasattr(h, "label")}
     for c in sorted(conds, key=lambda c: c[0] != "="):
@@ -845,6 +831,7 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
         if c[0] == "≠" and isinstance(c[1], Symbol) and isinstance(c[2], Symbol):
             m = max((int(x) for x in (lhs - rhs).atoms(Integer) if x.is_positive), default=0)
             sub = {c[1]: Integer(m + 1), c[2]: Integer(m + 2)}
+            case.update(sub)
             lhs, rhs = lhs.subs(sub, simultaneous=True), rhs.subs(sub, simultaneous=True)
             # "for incorrect class j" (j ≠ k) with the label one-hot at k: the same k
             from derivations.softmax import OneHotTarget
@@ -911,7 +898,7 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     return StepResult(n, _loc(ctx, step.rhs), lhs, rhs, step.reason, status, needs, dset,
                       residual, mean_square, checker, lhs_source=step.lhs.source,
                       rhs_source=step.rhs.source, kind=step.kind, relation=step.relation,
-                      condition=step.condition)
+                      condition=step.condition, case=tuple(case.items()))
 
 
 #: A decimal as written: its digits after the point say how precisely it was meant.

@@ -322,9 +322,9 @@ class _Lexer:
             return end
         while j < len(run):
             w = _WORD_RE.match(run, j)
-            if w and w.group(0) in ("loss", "Loss") and w.end() == len(run) and \
-                    not text[i + len(run):hi].lstrip().startswith("("):
-                self.emit("LETTER", "L", i + j, i + w.end())  # loss = …: the loss L, a name
+            if w and w.group(0) in ("loss", "Loss") and w.end() == len(run):
+                # loss = …, loss(w, b) = …: the loss L, a name (with its parameters, as L(θ))
+                self.emit("LETTER", "L", i + j, i + w.end())
                 j = w.end()
                 continue
             if w and (w.end() == len(run) or len(w.group(0)) > 2):

@@ -278,7 +278,7 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
 #: Words that may stand between terms of a formula (a case, a joint), not prose in place of it.
 _JOINING = re.compile(r"\s*(if|for|and|or|when|where|with|otherwise|else|s\.t\.|i\.e\.|"
                       r"as|so|by|since|because|then|thus|hence|def|当|若|如果|且|或|和|时)?\s*",
-                      re.I)
+                      re.IGNORECASE)
 _OPERATOR = {"PLUS", "MINUS", "STAR", "CDOT", "TIMES", "SLASH", "REL"}
 _OPERAND_START = {"LETTER", "GREEK", "NUMBER", "LPAR", "FRAC", "SQRT", "SUM", "WORD"}
 
@@ -1404,6 +1404,12 @@ class _Build(Transformer_NonRecursive):
             hi = self.dim
         if not lim or "sub" not in lim:
             var = _free_index(body)
+            whole = [v for v in body.free_symbols if isinstance(v, Symbol) and
+                     v.name in SOFTMAX_BASES and not v.is_integer]
+            if var is None and len(whole) == 1 and not body.has(Indexed):
+                # Σ e^{z}: over the entries of the one vector the summand names
+                var = index_symbol("k")
+                body = body.xreplace({whole[0]: IndexedBase(whole[0].name)[var]})
             if var is None:
                 raise ParseProblem("\\sum without limits: cannot tell which index it runs over",
                                    where)
@@ -1526,9 +1532,20 @@ def _free_index(body: Expr) -> Symbol | None:
     if not counts:
         return None
     ranked = counts.most_common()
-    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
-        return None
+    tied = [a for a, c in ranked if c == ranked[0][1]]
+    if len(tied) > 1:
+        # Σ y_k p_i: the letter a sum runs over is k (or l, m) before i and j, the free
+        # indices of the derivations these notes write (∂L/∂z_i = … Σ y_k p_i); Σ y_i t_j
+        # stays ambiguous
+        preferred = [a for a in tied if a.name in _SUM_LETTERS]
+        if not preferred:
+            return None
+        return min(preferred, key=lambda a: _SUM_LETTERS.index(a.name))
     return ranked[0][0]
+
+
+#: Which letter a \sum without limits runs over when its summand uses two equally often.
+_SUM_LETTERS = "klm"
 
 
 def _check_nesting(toks: Sequence[Tok]) -> None:
