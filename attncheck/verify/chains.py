@@ -44,6 +44,7 @@ from sympy import (
     Sum,
     Symbol,
     Wild,
+    exp,
     log,
 )
 from sympy.core.function import AppliedUndef
@@ -70,7 +71,7 @@ from attncheck.verify.rows import (
 )
 from derivations.operators import Cov, E, Var
 
-__all__ = ["CORRECT_CLASS", "Assumed", "Chain", "Link", "Step", "build_chains", "is_condition_block",
+__all__ = ["CORRECT_CLASS", "Assumed", "class_letter", "Chain", "Link", "Step", "build_chains", "is_condition_block",
            "names_a_case", "rows_of",
            "substitute", "without_variables", "writes_out"]
 
@@ -415,6 +416,11 @@ class _Builder:
         self.inline_steps = inline_steps
         self.seen: set[str] = set()
         self.seen_letters: set[str] = set()
+        #: names a definition of this block wrote on its right for the first time
+        #: (E = y_1 + y_2 ⏎ y_1 = s_1 s_2: y_1 is defined in turn)
+        self.introduced: tuple[Math | None, set[str]] = (None, set())
+        #: the last expression of each row the note numbered (\tag{1}, \qquad(1))
+        self.labelled: dict[str, Link] = {}
         self.chains: list[Chain] = []
         self.current: list[Step] = []
         self.current_block: Math | None = None
@@ -456,6 +462,14 @@ class _Builder:
             self.close()
             self.last = None if hidden else self.last_shown
         self.hidden = hidden
+        if len(rows) >= 2 and rows[1].pieces[0] is None and _is_case_row(rows[0]):
+            # $$ if\ s = i, \\ = … $$: the case the rows below are in, said inside the math
+            first = rows[0]
+            toks = first.pieces[0].toks + (first.relations[0],) + first.pieces[1].toks
+            value = _condition_value(Piece(toks), self.parser)
+            if value is not None:
+                condition = (" ".join(block.text[toks[0].start:toks[-1].end].split()), value)
+                rows = rows[1:]
         continues = bool(rows) and rows[0].pieces[0] is None
         if hidden:  # inline math in the prose: read, but it does not move the display's chain
             pass
@@ -510,6 +524,10 @@ class _Builder:
                                   _missing_after(block.text, rel), rel.start))
                 continue
             links.append(_link(block, p, self.parser, at))
+        cited = _cited_label(row.pieces[0])
+        if cited is not None and cited in self.labelled:
+            # "(1)式 = …": the expression the note numbered (1), not the number 1
+            links[0] = self.labelled[cited]
         left = links[0] if links[0] is not None else self.last
         self.seen_before_row = set(self.seen)
         premise: tuple[Link, Link] | None = None
@@ -553,10 +571,16 @@ class _Builder:
             self.current.append(step)
             if kind == "definition":
                 self._define(step)
+                if isinstance(right.value, Expr):
+                    names = {_name_key(x) for x in right.value.atoms(Indexed)} - self.seen
+                    earlier = self.introduced[1] if self.introduced[0] is block else set()
+                    self.introduced = (block, earlier | names)
             self._see(left)
             self._see(right)
             left = right
         self.last = left
+        if row.tag and left is not None:
+            self.labelled[row.tag] = left
         self.after_alternative = row.alternative
 
     def _expression_alone(self, block: Math) -> None:
@@ -615,6 +639,15 @@ class _Builder:
                 str(name.base.label) == "t" and all(a.is_Integer for a in name.indices)):
             # y_i := e^{x_i}/Σ…: softmax's own; a label's value Y_{11} := 1 in a worked
             # example is the note's (the scores' values would hide what is differentiated)
+            if str(name.base.label) == "y" and isinstance(value, Expr) and \
+                    not value.is_number and not value.has(exp, Sum, Derivative) and \
+                    value.has(Indexed):
+                # a toy example's y_1 = s_1 s_2: the letter means that here, not a softmax
+                self.aliases.append((name, value))
+                return
+            # a softmax's own definition ends any local meaning a toy example gave y
+            self.aliases = [(n, v) for n, v in self.aliases
+                            if not (isinstance(n, Indexed) and n.base == name.base)]
             return
         if name.has(E, Var, Cov) or not _is_name(name) or isinstance(name, Pow) or \
                 isinstance(value, VectorLiteral):
@@ -677,6 +710,9 @@ class _Builder:
                 lv.name not in self.notation.scalars:
             # "d_k = 512", "Gradient = 0.99995 × (1 − 0.99995)": a value given, not an identity
             return "definition"
+        if n == 0 and not self.current and lv is not None and _is_name(lv) and \
+                self.introduced[0] is left.block and _name_key(lv) in self.introduced[1]:
+            return "definition"  # E = y_1 + y_2 ⏎ y_1 = s_1 s_2: the parts defined in turn
         if n == 0 and not self.current and lv is not None and _is_name(lv):
             # a random component (q_i) is the model's, not a new name: only said words define it
             new = _name_key(lv) not in self.seen and not (
@@ -738,6 +774,25 @@ class _Builder:
         return new[0], part
 
 
+def _cited_label(piece: Piece | None) -> str | None:
+    """The number a left side cites — "(1)" of "(1)式 = …", "式(1)" — or None."""
+    if piece is None:
+        return None
+    kinds = [t.kind for t in piece.toks]
+    if kinds == ["LPAR", "NUMBER", "RPAR"]:
+        return piece.toks[1].value
+    return None
+
+
+def _is_case_row(row: Row) -> bool:
+    """``if i = j,``, ``当 i ≠ j 时``: a row that is only a case, with its word."""
+    if len(row.relations) != 1 or row.pieces[0] is None or row.pieces[1] is None:
+        return False
+    toks = row.pieces[0].toks + (row.relations[0],) + row.pieces[1].toks
+    return is_index_condition(toks) and bool(re.search(r"\b(if|when|for)\b|当|若|如果",
+                                                        row.lead, re.IGNORECASE))
+
+
 def is_condition_block(block: Math) -> bool:
     """A display that only states an index relation (当 $$k=j$$ 时): part of the prose."""
     rows, _ = rows_of(block)
@@ -796,8 +851,9 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
 _CASE = re.compile(r"\$+\s*([^$]{1,40}?)\s*\$+|(?<![\\a-zA-Z_{])([a-z]\s*(?:=|≠|!=|\\neq?|\\not\s*=)"
                    r"\s*[a-z])(?![a-zA-Z_}])")
 #: Words that make a condition a case label: "If $i = j$,", "当 $i=j$ 时", "$i≠j$ 的情况".
-_CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|case\s*\d*\s*[:：.]?|for|in case)|当|若|如果|"
-                         r"对于|情况\s*[\d一二三四五六七八九十]*\s*[:：]?)\s*[(（]?\s*$", re.IGNORECASE)
+_CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|case\s*\d*\s*[:：.]?|for|in case|"
+                         r"consider(?:ing)?)|当|若|如果|对于|考虑|"
+                         r"情况\s*[\d一二三四五六七八九十]*\s*[:：]?)\s*[(（]?\s*$", re.IGNORECASE)
 _CUE_AFTER = re.compile(r"^\s*[)）]?\s*(?:时|的时候|的情况|情况下|[:：,，]?\s*$)")
 #: A sentence about whether something is true is a remark, not a case label.
 _REMARK = re.compile(r"\b(?:holds?|true|valid|wrong|fails?|only|correct|drops?)\b|成立|正确|错误|只|仅",
@@ -809,8 +865,15 @@ _REMARK = re.compile(r"\b(?:holds?|true|valid|wrong|fails?|only|correct|drops?)\
 CORRECT_CLASS = re.compile(
     r"(?:correct|true|target|ground[- ]truth)\s+(?:class|label|category)(?:\s+index)?"
     r"\s*(?:is|=|:)\s*([a-z])\b(?!\s*[_^=]|\()|"
-    r"(?:正确|真实|目标)的?(?:类别|类|标签)的?(?:下标|索引|编号)?\s*(?:为|是|=)\s*([a-z])(?![A-Za-z_(^])",
+    r"(?:正确|真实|目标)的?(?:类别|类|标签)的?(?:下标|索引|编号)?\s*(?:为|是|=)\s*([a-z])(?![A-Za-z_(^])|"
+    # "假设仅 y_k = 1", "only y_k = 1": the one entry that is 1 names the class
+    r"(?:仅|只有|only)\s*[a-z]_\{?([a-z])\}?\s*=\s*1(?![0-9.])",
     re.IGNORECASE)
+
+
+def class_letter(m: re.Match[str]) -> str:
+    """The letter a :data:`CORRECT_CLASS` match names."""
+    return next(g for g in m.groups() if g)
 
 
 #: A class other than the correct one, by its letter: "for incorrect class $j$", "错误类别 j".

@@ -63,6 +63,7 @@ from attncheck.verify.chains import (
     Link,
     Step,
     build_chains,
+    class_letter,
     is_condition_block,
     names_a_case,
     rows_of,
@@ -395,7 +396,19 @@ def _one_row(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
     return lhs.xreplace(one), rhs.xreplace(one)
 
 
-def _softmax_conventions(e: Expr, model: Model) -> Expr:
+def _letters_as_lengths(*sides: Expr) -> set[Symbol]:
+    """Index letters that stand only as the upper limit of sums (Σ^k_{j=1} e^{z_j}, where k
+    counts the classes): there they are the vector's length, not an index."""
+    uppers = {s.limits[0][2] for e in sides for s in e.atoms(Sum)
+              if isinstance(s.limits[0][2], Symbol)}
+    if not uppers:
+        return set()
+    outside = set().union(*(e.replace(lambda x: isinstance(x, Sum),
+                                      lambda x: x.function).free_symbols for e in sides))
+    return {u for u in uppers if u not in outside}
+
+
+def _softmax_conventions(e: Expr, model: Model, lengths: set[Symbol] = frozenset()) -> Expr:
     """Sums as derivations.softmax writes them: bound index k, upper limit its length n."""
     from derivations.softmax import n as length
 
@@ -404,7 +417,8 @@ def _softmax_conventions(e: Expr, model: Model) -> Expr:
         if rest:
             return s
         # the note's own name for the number of classes (n, C, K, N, d) is softmax's n
-        if isinstance(hi, Symbol) and not (hi.is_integer and hi.name in "ijklc"):
+        if isinstance(hi, Symbol) and (not (hi.is_integer and hi.name in "ijklc")
+                                       or hi in lengths):
             hi = length
         return Sum(s.function, (var, lo, hi))
 
@@ -564,7 +578,8 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
         if b.has(Sum) and _lettered_terms(a):
             raise UnsupportedExpression("a sum written out over entries named by letters "
                                         "(z_a + z_b + z_c): the vector's length is not said")
-    lhs, rhs = (_softmax_conventions(x, model) for x in (lhs, rhs))
+    lengths = _letters_as_lengths(lhs, rhs)
+    lhs, rhs = (_softmax_conventions(x, model, lengths) for x in (lhs, rhs))
     pool = tuple(h for h in declared if isinstance(h, SoftmaxHypothesis))
     pool += () if TARGET_SUMS_TO_ONE in pool else (TARGET_SUMS_TO_ONE,)
     v = check_softmax_equality(lhs, rhs, n=written_length(lhs, rhs), reason=reason,
@@ -1034,12 +1049,16 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
             if m:  # "the index of the correct class is k": the label is one-hot at k
                 from derivations.softmax import OneHotTarget
 
-                add(OneHotTarget(index_symbol(m.group(1) or m.group(2))),
+                add(OneHotTarget(index_symbol(class_letter(m))),
                     source.location(e.offset(0)), m.group(0))
         if isinstance(e, Math):
             context = context and not e.display
             for h, at in _laws(e, model):
                 add(h, source.location(e.offset(at)), " ".join(e.text.split())[:60])
+            label = _one_hot_value(e.text, notation)
+            if label is not None:  # y = [0; 1; 0; 0]: the label, written out, is one-hot
+                add(_target_sums_to_one(), source.location(e.offset(label.start())),
+                    " ".join(label.group(0).split())[:60])
     for a in assumed:
         try:
             found = ([_target_sums_to_one()] if isinstance(a.lhs, Sum) or a.lhs.is_Add else
@@ -1065,6 +1084,23 @@ _TARGET_WORDS = re.compile(
 
 
 _BIT_LIST = re.compile(r"\[\s*[01](?:\s*,\s*[01])+\s*\]")
+
+
+#: A letter set to a written-out vector of 0s and 1s: y = \begin{bmatrix} 0 \\ 1 \end{bmatrix}, y = [0,1,0].
+_LABEL_VALUE = re.compile(r"(?<![\\\w])([A-Za-z])\s*=\s*(?:\\begin\{[bpv]?matrix\}([\s01&\\]+)"
+                          r"\\end\{[bpv]?matrix\}|\[([\s01,]+)\])")
+
+
+def _one_hot_value(text: str, notation: Notation) -> re.Match[str] | None:
+    """The label letter (t, or the note's letter for it) set to a vector with a single 1."""
+    for m in _LABEL_VALUE.finditer(text):
+        letter = m.group(1)
+        if notation.rename.get(letter, letter) != "t":
+            continue
+        entries = re.findall(r"[01]", m.group(2) or m.group(3) or "")
+        if len(entries) >= 2 and entries.count("1") == 1:
+            return m
+    return None
 
 
 def _one_hot_lists(text: str) -> re.Match[str] | None:
@@ -1219,7 +1255,7 @@ def _correct_class(events: Sequence[Any]) -> str | None:
         if isinstance(e, (Prose, Heading)):
             m = CORRECT_CLASS.search(_math_as_words(e.text))
             if m:
-                return m.group(1) or m.group(2)
+                return class_letter(m)
     return None
 
 

@@ -570,7 +570,14 @@ class _Lexer:
             for tk in toks[1:]:
                 self.out.append(Tok(tk.kind, tk.value, a[0] + tk.start, a[0] + tk.end, tk.note))
             return a[2]
-        # \mathbf{QK}, \hat{y_i}, \overline{q \cdot k}: the contents, decorations dropped
+        if accent and len(toks) >= 3 and toks[0].kind in ("LETTER", "GREEK") and \
+                toks[1].kind == "SUB":  # \hat{y_i}: the hat on the letter, ŷ_i, as \hat{y}_i
+            self.emit(toks[0].kind, unicodedata.normalize("NFC", toks[0].value + accent), i,
+                      a[0] + toks[0].end, note=name)
+            for tk in toks[1:]:
+                self.out.append(Tok(tk.kind, tk.value, a[0] + tk.start, a[0] + tk.end, tk.note))
+            return a[2]
+        # \mathbf{QK}, \overline{q \cdot k}: the contents, decorations dropped
         self.emit("LBRACE", "{", a[0] - 1, a[0])
         for t in toks:
             self.out.append(Tok(t.kind, t.value, a[0] + t.start, a[0] + t.end, t.note))

@@ -258,9 +258,11 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         rename[output] = "y"
     for name in aliases:
         rename[name] = "y"
-    for z in more_logits - {output, "x"} - set(aliases):
+    # a letter the note also writes as an index (z_s) is not renamed as scores: its second
+    # softmax (y_i = e^{s_i}/Σ_c e^{s_c}) is left unread rather than its indices misread
+    for z in more_logits - {output, "x"} - set(aliases) - _index_letters(rows):
         rename.setdefault(z, "x")
-    if logits and logits != "x":
+    if logits and logits != "x" and logits not in _index_letters(rows):
         rename[logits] = "x"
         if logits.isupper() and logits.lower() in indexed and logits.lower() not in rename \
                 and logits.lower() in _exponent_letters(rows):
@@ -289,6 +291,9 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     for x in scalars:  # X in Var(X) is a random variable there, whatever softmax calls it
         rename.pop(x, None)
     dim = declared_dim or _dimension(rows, families) or default_dim or "d"
+    if dim in families and not declared_families:
+        # Σ_{i=1}^{k} p_i beside E(X): k counts the classes; the lecture's pair is not k here
+        families = tuple(f for f in families if f != dim)
     # every pair may be dependent until the note says otherwise: independence is a hypothesis
     pairs = ((families[0], families[1]),) if len(families) >= 2 else ()
     pairs += tuple((a, b) for n, a in enumerate(scalars) for b in scalars[n + 1:])
@@ -372,6 +377,29 @@ def _softmax_vectors(rows: Sequence[Sequence[Row]]) -> list[tuple[str, str]]:
                         next(iter(names))[0] not in scores:  # [z_1; z_2; z_3] → …: the input
                     found.append((next(iter(names))[0], next(iter(scores))))
     return found
+
+
+def _index_letters(rows: Sequence[Sequence[Row]]) -> set[str]:
+    """Letters written in a subscript anywhere (z_s, δ_{is}, y_{k}): indices."""
+    out: set[str] = set()
+    for block in rows:
+        for row in block:
+            for p in row.pieces:
+                toks = p.toks if p else ()
+                for n, t in enumerate(toks[:-1]):
+                    if t.kind != "SUB":
+                        continue
+                    if toks[n + 1].kind == "LETTER":
+                        out.add(toks[n + 1].value)
+                    elif toks[n + 1].kind == "LBRACE":
+                        inner = []
+                        for u in toks[n + 2:n + 6]:
+                            if u.kind == "RBRACE":
+                                break
+                            inner.append(u)
+                        if inner and all(u.kind in ("LETTER", "COMMA") for u in inner):
+                            out |= {u.value for u in inner if u.kind == "LETTER"}
+    return out
 
 
 def _exponent_letters(rows: Sequence[Sequence[Row]]) -> set[str]:

@@ -210,13 +210,15 @@ class Notation:
 
         A note about softmax alone has no random families: its Model is the default q, k,
         which none of its letters names."""
-        names = self.families or ("q", "k")
+        # the placeholder pair never takes the name of the note's dimension (Σ_{i=1}^{k} p_i)
+        spare = tuple(n for n in ("q", "k", "u", "v") if n != self.dim and n not in self.scalars)
+        names = self.families or spare[:2]
         fams = tuple(Family(n) for n in names) + tuple(Family(x, scalar=True)
                                                        for x in self.scalars)
         known = set(names) | set(self.scalars)
         dep = tuple(p for p in self.dependent if p[0] in known and p[1] in known)
         if not self.families:
-            dep = (("q", "k"),) + tuple(p for p in dep if p[0] in self.scalars)
+            dep = (spare[:2],) + tuple(p for p in dep if p[0] in self.scalars)
         return Model(fams, dim=dimension_symbol(self.dim), dependent=dep)
 
 
@@ -241,6 +243,10 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
             raise ParseProblem(f"unknown macro {t.value}", t.start)
         if t.kind == "TEXT":
             _words_in_place_of_math(t, out, toks[a + 1] if a + 1 < n else None)
+        if t.kind == "LPAR" and sub_depth and out and out[-1].kind in ("LETTER", "NUMBER") and \
+                len(out) >= 2 and out[-2].kind == "LBRACE":
+            # y_{i(j)}: "i or j, the same here" — a note's own convention, not one index
+            raise ParseProblem("an index with a parenthesis, as i(j): not understood", t.start)
         if t.kind in _DROPPED and not (t.kind == "TOP" and out and out[-1].kind == "SUP"):
             if t.kind == "TEXT" and out and out[-1].kind in ("SUB", "SUP"):
                 out.pop()  # ^{\text{…}}: a label, not a power
@@ -1146,10 +1152,17 @@ class _Build(Transformer_NonRecursive):
         if isinstance(ch[2], _Dots) or isinstance(ch[0], _Dots):
             raise ParseProblem("a written-out product (\\cdots in a product) is not supported",
                                _where(meta))
-        return self._product(ch[0], ch[2], meta, juxtaposed=False)
+        return self._product(self._closed(ch[0], meta), ch[2], meta, juxtaposed=False)
 
     def times(self, meta: Any, ch: list[Any]) -> Any:
-        return self._product(ch[0], ch[2], meta, juxtaposed=False)
+        return self._product(self._closed(ch[0], meta), ch[2], meta, juxtaposed=False)
+
+    def _closed(self, a: Any, meta: Any) -> Any:
+        """∂/∂z_s e^{z_i} * (Σ_j e^{z_j}): a written multiplication sign ends what a derivative
+        took (the quotient rule's f'·g), where side by side it takes the whole product."""
+        if isinstance(a, _Fn) and a.name == "d/d" and a.body is not None and a.waiting is None:
+            return self.v(a, meta)
+        return a
 
     def hadamard(self, meta: Any, ch: list[Any]) -> Any:
         raise ParseProblem("⊙ (elementwise product of vectors) is not checked", _where(meta))
@@ -1442,7 +1455,8 @@ class _Build(Transformer_NonRecursive):
                 if isinstance(other, Symbol) and not body.has(v) and body.has(other):
                     # Σ_{i≠j} a_j: the sum runs over the summand's index, whatever the order
                     v, other = other, v
-                bounds.append((v, Integer(1), hi))
+                if not any(b[0] == v for b in bounds):  # Σ_{j=1, j≠i}: one sum, one j
+                    bounds.append((v, Integer(1), hi))
                 excluded.append((v, other))
             elif len(item) == 5 and item[1] in ("≤", "<") and item[3] in ("≤", "<"):
                 lo, v, up = item[0], item[2], item[4]

@@ -208,7 +208,10 @@ def _row(raw: list[Tok], env: str) -> list[Row | None]:
     depth = _depth_walk(raw)
     toks = [t for t, d in zip(raw, depth) if t.kind != "TAG" and not (t.kind == "AMP" and d == 0)]
     tag_reason = "; ".join(x for x in tags if not re.fullmatch(r"[\w.*′'\-]{1,6}", x))
+    label = next((x for x in tags if re.fullmatch(r"[\w.*′'\-]{1,6}", x)), "")
     lead, toks = _leading_text(toks)
+    toks, number = _trailing_label(toks)
+    label = label or number
     toks, reason = _trailing_reason(toks)
     reason = "; ".join(x for x in (reason, tag_reason) if x)
     if not toks:
@@ -221,8 +224,19 @@ def _row(raw: list[Tok], env: str) -> list[Row | None]:
         out += [replace(r, alternative=True) if r is not None and alternatives else r
                 for r in rows]
         lead = ""
+    if label and out and out[-1] is not None:
+        out[-1] = replace(out[-1], tag=label)
     return out
 
+
+def _trailing_label(toks: list[Tok]) -> tuple[list[Tok], str]:
+    r"""``… \qquad (1)``: an equation's number written by hand at the end of its row (as
+    \tag{1} would), which later text cites as "(1)式"."""
+    t = [u for u in toks if u.kind not in ("PERIOD", "COMMA")]
+    if len(t) >= 5 and t[-1].kind == "RPAR" and t[-2].kind == "NUMBER" and \
+            t[-3].kind == "LPAR" and t[-4].kind == "QUAD":
+        return toks[:toks.index(t[-4])], t[-2].value
+    return toks, ""
 
 def _leading_text(toks: list[Tok]) -> tuple[str, list[Tok]]:
     words = []
@@ -288,8 +302,10 @@ def _relations_at_top(toks: Sequence[Tok]) -> list[int]:
 
 def is_index_condition(toks: Sequence[Tok]) -> bool:
     """``i = j``, ``i \\neq j``, ``k \\ne i``, ``i \\in \\{1..n\\}``, ``\\forall i``: about indices only."""
-    toks = [t for t in toks if t.kind not in ("QUAD", "LPAR", "RPAR", "TEXT", "COMMA")]
-    if not toks:
+    toks = [t for n, t in enumerate(toks) if t.kind not in ("QUAD", "LPAR", "RPAR", "TEXT", "COMMA")
+            and not (t.kind == "LBRACE" and n + 1 < len(toks) and toks[n + 1].kind == "RBRACE")
+            and not (t.kind == "RBRACE" and n > 0 and toks[n - 1].kind == "LBRACE")]
+    if not toks:  # (i \not ={} j: the empty group typed to space the ≠ goes)
         return False
     if toks[0].kind == "FORALL":
         return True
