@@ -294,3 +294,138 @@ def test_a_capital_subscript_is_a_layer_not_an_entry() -> None:
             "$$\\frac{\\partial L}{\\partial z_L} = \\frac{\\partial L}{\\partial a_L} "
             "\\frac{\\partial a_L}{\\partial z_L}$$\n")
     assert _claims(text) == ["not-checked"]
+
+
+def test_a_sum_to_k_beside_an_expectation_is_not_a_crash() -> None:
+    # Σ_{i=1}^{k} p_i counts classes to k; E(X) beside it made the placeholder family k
+    r = verify_text("$$ A = E(X) + \\sum_{i=1}^{k} p_i $$\n\n$$ E(X + X) = 2E(X) $$\n", "n.md",
+                    numeric=False)
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == ["holds"]
+
+
+@pytest.mark.parametrize("rhs,status", [(r"\delta_{is} e^{z_s}", "holds"),
+                                        (r"\delta_{is} e^{z_i} e^{z_s}", "fails")])
+def test_a_letter_written_as_an_index_stays_an_index(rhs: str, status: str) -> None:
+    # y_i = e^{s_i}/Σ_c e^{s_c} makes s scores, but z_s and δ_{is} write s as an index
+    text = ("$$ \\sigma_i(z) = \\frac{e^{z_i}}{\\sum_j e^{z_j}} $$\n\n"
+            "$$ y_i = \\frac{e^{s_i}}{\\sum_c e^{s_c}} $$\n\n"
+            f"$$ \\frac{{\\partial}}{{\\partial z_{{s}}}} e^{{z_i}} = {rhs} $$\n")
+    assert _claims(text)[-1] == status
+
+
+@pytest.mark.parametrize("sign,status", [("-", "holds"), ("+", "fails")])
+def test_a_written_times_ends_what_a_derivative_takes(sign: str, status: str) -> None:
+    # ∂/∂z_s e^{z_i} * (Σ) is (∂e^{z_i}/∂z_s)·Σ, the quotient rule's f'g
+    text = ("$$ p_i = \\frac{e^{z_i}}{\\sum_{j=1}^n e^{z_j}} $$\n\n"
+            "$$ \\frac{\\partial}{\\partial z_{s}} \\frac{e^{z_{i}}}{\\sum_{j=1}^n e^{z_{j}}} = "
+            "\\frac{ \\frac{\\partial}{\\partial z_{s}} e^{z_{i}} * (\\sum_{j=1}^n e^{z_{j}}) "
+            f"{sign} \\frac{{\\partial}}{{\\partial z_{{s}}}} (\\sum_{{j=1}}^n e^{{z_{{j}}}}) * e^{{z_{{i}}}} }}"
+            "{(\\sum_{j=1}^n e^{z_{j}})^2} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("p_i - p_i^2", "holds"), ("-p_i p_s", "fails")])
+def test_a_case_written_inside_the_display(rhs: str, status: str) -> None:
+    text = ("$$ p_i = \\frac{e^{z_i}}{\\sum_{j=1}^n e^{z_j}} $$\n\n"
+            "$$ \\frac{\\partial p_i}{\\partial z_s} = p_i(\\delta_{is} - p_s) $$\n\n"
+            f"$$\nif \\  s = i,  \\\\\n= {rhs}\n$$\n")
+    assert _claims(text) == ["holds", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-a_i a_j", "holds"), ("a_i a_j", "fails")])
+def test_an_expression_cited_by_its_number(rhs: str, status: str) -> None:
+    # "\qquad(1)" numbers the row; "(1)式" later is that expression, not the number 1
+    text = ("$$ a_j = \\frac{e^{z_j}}{\\sum_k e^{z_k}} $$\n\n"
+            "$$\\begin{aligned}\\frac{\\partial a_j}{\\partial z_i}&=\\frac{\\frac{\\partial e^{z_j}}"
+            "{\\partial z_i}\\cdot\\sum_k e^{z_k}-e^{z_i}\\cdot e^{z_j}}{(\\sum_k e^{z_k})^2}"
+            "\\ \\qquad(1)\\end{aligned}$$\n\n**当$i\\not ={}j$时，有：**\n\n"
+            f"$$\\begin{{aligned}}(1)式&={rhs}\\end{{aligned}}$$\n")
+    assert _claims(text) == ["holds", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("(1 - p_i) p_i", "holds"), ("p_i", "fails")])
+def test_a_sum_with_a_start_and_an_exclusion_is_one_sum(rhs: str, status: str) -> None:
+    # Σ_{j=1, j≠i}^N p_j is 1 − p_i, never a double sum over j
+    text = ("$$ p_i = \\frac{e^{z_i}}{\\sum_{k=1}^N e^{z_k}} $$\n\n"
+            f"$$ p_i \\sum_{{j=1,j\\not ={{i}}}}^N p_j = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_hat_over_an_indexed_letter_is_that_letter_hatted() -> None:
+    # \hat{y_i} is ŷ_i (the output), not the label y_i
+    text = ("$$a_i=\\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n$$C=-\\sum_iy_i\\log\\hat{y_i}$$\n\n"
+            "其中$\\hat{y_i}$就对应了输出$a_i$。\n\n因为$\\bm{y}$为$one$-$hot$向量，假设仅$y_k=1$，"
+            "那么：\n\n$$C=-\\sum_i y_i\\log a_i=-y_k\\log a_k$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps if s.kind == "claim"][-1] == "holds-given"
+
+
+def test_a_display_inside_an_html_block_is_read() -> None:
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$$\n\n<div class=\"long-math\">\n$$\n"
+            "\\frac{\\partial y_i}{\\partial x_j} = y_i (\\delta_{ij} - y_j) = 5\n$$\n</div>\n\n"
+            "<!-- $$ 1 = 2 $$ -->\n")
+    assert _claims(text) == ["holds", "fails"]
+
+
+def test_an_indented_paragraph_of_words_is_prose() -> None:
+    # CommonMark makes a tab-indented paragraph code; the author's renderer showed words
+    text = ("\t\t假设 $q$ 和 $k$ 的每个元素都是独立的0均值、单位方差的随机变量，\n\n"
+            "$$\n\\mathrm{Var}(q_ik_i)=\\mathrm{Var}(q_i)\\mathrm{Var}(k_i)=1\n$$\n")
+    assert _claims(text) == ["holds-given", "holds-given"]
+
+
+@pytest.mark.parametrize("label,status", [
+    (r"y=\begin{bmatrix} 0 \\ 1 \\ 0 \\ 0 \end{bmatrix}", "holds-given"),
+    (r"y=\begin{bmatrix} 0 \\ 1 \\ 1 \\ 0 \end{bmatrix}", "needs-undeclared")])
+def test_a_label_written_out_with_one_1_is_one_hot(label: str, status: str) -> None:
+    text = ("$$ a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n$$ L = -\\sum_j y_j \\log a_j $$\n\n"
+            f"$$ {label} $$\n\n$$ -y_i+a_i\\cdot\\sum_{{j}}y_j=a_i-y_i $$\n")
+    assert _claims(text)[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [("y_i (1 - y_i)", "holds"), ("y_i", "fails")])
+def test_a_sigma_with_nothing_to_sum_is_a_name(rhs: str, status: str) -> None:
+    # "If we define $\Sigma_C = \sum_{d=1}^C e^{z_d}$ so that $y_c = e^{z_c}/\Sigma_C$"
+    text = ("If we define $\\Sigma_C = \\sum_{d=1}^C e^{z_d}$ so that $y_c = e^{z_c} / \\Sigma_C$, "
+            "then\n\n$$ \\frac{\\partial y_i}{\\partial z_i} = \\frac{e^{z_i}\\Sigma_C - e^{z_i}e^{z_i}}"
+            f"{{\\Sigma_C^2}} = {rhs} $$\n")
+    assert _claims(text) == ["holds", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-y_i y_j", "holds"), ("y_i y_j", "fails")])
+def test_a_case_in_the_left_cell_of_an_align_row(rhs: str, status: str) -> None:
+    # \text{if} \; i \neq j :& …: the case of the row, never a factor j
+    text = ("$$y_i = \\frac{e^{z_i}}{\\sum_{d=1}^C e^{z_d}}$$\n\n$$\n\\begin{split}\n"
+            "\\text{if} \\; i = j :& \\frac{\\partial y_i}{\\partial z_i} = y_i (1 - y_i)\\\\\n"
+            f"\\text{{if}} \\; i \\neq j :& \\frac{{\\partial y_i}}{{\\partial z_j}} = {rhs}\n"
+            "\\end{split}$$\n")
+    assert _claims(text) == ["holds", status]
+
+
+def test_labels_in_text_subscripts_are_two_names() -> None:
+    # y_{\text{true}} and y_{\text{pred}} are not one y
+    r = verify_text("$$ y_{\\text{pred}} - y_{\\text{true}} = 0 $$\n", "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["not-checked"]
+
+
+def test_upper_indices_are_not_powers() -> None:
+    r = verify_text("$$ O^{ib} = A^{ij} V^{jb} $$\n\n$$ x^{2} = x \\cdot x $$\n", "n.md",
+                    numeric=False)
+    assert [s.status.value for s in r.steps] == ["not-read", "holds"]
+    assert "index notation" in r.steps[0].note
+
+
+@pytest.mark.parametrize("lhs,status", [("x_i", "holds"), ("p_i", "fails")])
+def test_the_chain_rule_written_out_term_by_term(lhs: str, status: str) -> None:
+    # ∂L/∂p_1 ∂p_1/∂x_i + ∂L/∂p_2 ∂p_2/∂x_i + ⋯ + ∂L/∂p_n ∂p_n/∂x_i is Σ_j ∂L/∂p_j ∂p_j/∂x_i
+    text = ("$$p_j = \\frac{e^{x_j}}{\\sum_k e^{x_k}}$$\n\n$$ L = -\\sum_j y_j \\log p_j $$\n\n"
+            f"$$\\frac{{\\partial L}}{{\\partial {lhs}}} = \\frac{{\\partial L}}{{\\partial p_1}} "
+            "\\frac{\\partial p_1}{\\partial x_i} + \\frac{\\partial L}{\\partial p_2} "
+            "\\frac{\\partial p_2}{\\partial x_i} + \\dots + \\frac{\\partial L}{\\partial p_n} "
+            "\\frac{\\partial p_n}{\\partial x_i} $$\n")
+    assert _claims(text)[-1] == status
+
+
+def test_words_after_an_operator_are_its_operand() -> None:
+    r = verify_text("$$ \\Delta W = -0.1 \\cdot \\text{W update} $$\n", "n.md", numeric=False)
+    assert "words in place of math" in r.steps[-1].note

@@ -163,7 +163,11 @@ def _link(block: Math, piece: Piece | None, parser: Parser, at: int) -> Link:
         return Link(block, at, at, "", None, "an expression is missing here", at)
     src = _source(block, piece)
     try:
-        prose_in_place_of_math(block.text[piece.start:piece.end], piece.start)
+        tail = block.text[piece.start:piece.end]
+        if piece.toks[-1].kind in ("PLUS", "MINUS", "CDOT", "TIMES", "STAR", "SLASH"):
+            # -0.1 \cdot \text{W update}: the words after the operator are its operand
+            tail = block.text[piece.start:min(len(block.text), piece.end + 200)]
+        prose_in_place_of_math(tail, piece.start)
         value = parser.tokens_expression(piece.toks)
     except ParseProblem as p:
         return Link(block, piece.start, piece.end, src, None, p.message,

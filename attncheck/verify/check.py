@@ -73,7 +73,12 @@ from attncheck.verify.chains import (
 )
 from attncheck.verify.declarations import State, default_dimension, hypotheses_of
 from attncheck.verify.errors import Location, VerifyError
-from attncheck.verify.evidence import attach_evidence, without_evidence, written_length
+from attncheck.verify.evidence import (
+    attach_evidence,
+    letters_as_lengths,
+    without_evidence,
+    written_length,
+)
 from attncheck.verify.files import Format, Source, decode, guess_format, read_source
 from attncheck.verify.notation import survey
 from attncheck.verify.parse import (
@@ -396,18 +401,6 @@ def _one_row(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
     return lhs.xreplace(one), rhs.xreplace(one)
 
 
-def _letters_as_lengths(*sides: Expr) -> set[Symbol]:
-    """Index letters that stand only as the upper limit of sums (Σ^k_{j=1} e^{z_j}, where k
-    counts the classes): there they are the vector's length, not an index."""
-    uppers = {s.limits[0][2] for e in sides for s in e.atoms(Sum)
-              if isinstance(s.limits[0][2], Symbol)}
-    if not uppers:
-        return set()
-    outside = set().union(*(e.replace(lambda x: isinstance(x, Sum),
-                                      lambda x: x.function).free_symbols for e in sides))
-    return {u for u in uppers if u not in outside}
-
-
 def _softmax_conventions(e: Expr, model: Model, lengths: set[Symbol] = frozenset()) -> Expr:
     """Sums as derivations.softmax writes them: bound index k, upper limit its length n."""
     from derivations.softmax import n as length
@@ -578,7 +571,7 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
         if b.has(Sum) and _lettered_terms(a):
             raise UnsupportedExpression("a sum written out over entries named by letters "
                                         "(z_a + z_b + z_c): the vector's length is not said")
-    lengths = _letters_as_lengths(lhs, rhs)
+    lengths = letters_as_lengths(lhs, rhs)
     lhs, rhs = (_softmax_conventions(x, model, lengths) for x in (lhs, rhs))
     pool = tuple(h for h in declared if isinstance(h, SoftmaxHypothesis))
     pool += () if TARGET_SUMS_TO_ONE in pool else (TARGET_SUMS_TO_ONE,)

@@ -64,8 +64,8 @@ from attncheck.verify.result import Evidence, StepResult, StepStatus
 from derivations import Cov, DerivationError, E, Model, Var, evaluate
 from numeric import Point, compare, compare_samples, point_for
 
-__all__ = ["DIMENSION", "Evidence", "attach_evidence", "softmax_evidence", "without_evidence",
-           "written_length"]
+__all__ = ["DIMENSION", "Evidence", "attach_evidence", "letters_as_lengths", "softmax_evidence",
+           "without_evidence", "written_length"]
 
 #: The concrete dimension of the evidence points: large enough that a d versus √d
 #: mistake is a factor 4, small enough that sampling is cheap.
@@ -253,6 +253,18 @@ def written_length(lhs: Expr, rhs: Expr) -> int | None:
     return max(int(a) for a in idx)
 
 
+def letters_as_lengths(*sides: Expr) -> set[Symbol]:
+    """Index letters that stand only as the upper limit of sums (Σ^k_{j=1} e^{z_j}, where k
+    counts the classes): there they are the vector's length, not an index."""
+    uppers = {s.limits[0][2] for e in sides for s in e.atoms(Sum)
+              if isinstance(s.limits[0][2], Symbol)}
+    if not uppers:
+        return set()
+    outside = set().union(*(e.replace(lambda x: isinstance(x, Sum),
+                                      lambda x: x.function).free_symbols for e in sides))
+    return {u for u in uppers if u not in outside}
+
+
 def softmax_evidence(step: StepResult, *, seed: int | np.random.SeedSequence) -> Evidence:
     """Both sides at seeded scores x (n = 5) and a random target t, at each index pair.
 
@@ -265,6 +277,11 @@ def softmax_evidence(step: StepResult, *, seed: int | np.random.SeedSequence) ->
     # a worked example written out over its entries (e^{z_1} + e^{z_2} + e^{z_3}) is about
     # a vector of that length, as the symbolic check took it
     size = written_length(step.lhs, step.rhs) or SOFTMAX_N
+    # Σ^k_{j=1} with k nowhere else: k counts the entries here, as it did symbolically
+    lengths = letters_as_lengths(step.lhs, step.rhs)
+    if lengths:
+        whole = {u: Symbol("n") for u in lengths}
+        step = replace(step, lhs=step.lhs.xreplace(whole), rhs=step.rhs.xreplace(whole))
     xs, ts = rng.normal(size=size), rng.dirichlet(np.ones(size))
     from derivations.softmax import TARGET_SUMS_TO_ONE, OneHotTarget, i, j, k
 

@@ -124,7 +124,7 @@ _TEXTS = {"text", "textrm", "textup", "textit", "textbf", "textsf", "texttt", "m
 
 _SIMPLE = {
     "frac": "FRAC", "dfrac": "FRAC", "tfrac": "FRAC", "cfrac": "FRAC", "over": "OVER",
-    "sqrt": "SQRT", "sum": "SUM", "prod": "PROD", "partial": "PARTIAL", "nabla": "NABLA",
+    "sqrt": "SQRT", "sum": "SUM", "prod": "PROD", "partial": "PARTIAL", "nabla": "NABLA", "bigtriangledown": "NABLA",
     "infty": "INFTY", "cdots": "ELLIPSIS", "ldots": "ELLIPSIS", "dots": "ELLIPSIS",
     "dotsb": "ELLIPSIS", "dotsc": "ELLIPSIS", "dotsm": "ELLIPSIS", "vdots": "ELLIPSIS",
     "ddots": "ELLIPSIS", "cdot": "CDOT", "cdotp": "CDOT", "bullet": "CDOT", "times": "TIMES",

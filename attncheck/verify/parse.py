@@ -228,12 +228,45 @@ _DROPPED = {"QUAD", "TEXT", "PERIOD", "SEMI", "COLON", "QUESTION", "QUOTE", "AT"
             "HAT", "OTHERWISE", "CIRC", "PM", "EXISTS", "FORALL", "SET", "INT", "TAG", "TOP"}
 
 
+#: What may follow a \sum that has no summand: it is then the note's name for a sum.
+_NO_SUMMAND = {"RBRACE", "RPAR", "RSQB", "PLUS", "MINUS", "REL", "PRIME", "CDOT", "TIMES",
+               "STAR", "SLASH", "AMP", "ROWSEP", "COMMA", "PERIOD", "QUAD", "TEXT"}
+
+
+def _sums_as_names(toks: Sequence[Tok]) -> list[Tok]:
+    r"""``\frac{e_i}{\sum}``, ``\sum'``, ``\sum^2``, ``\Sigma_C``: a Σ with nothing to sum is
+    the note's name for the sum of the exponentials (Σ), as the reader takes it."""
+    out = list(toks)
+    for a, t in enumerate(toks):
+        if t.kind != "SUM":
+            continue
+        b, sub = a + 1, None
+        while b + 1 < len(toks) and toks[b].kind in ("SUB", "SUP"):
+            end = _group_end(toks, b + 1) + 1 if toks[b + 1].kind == "LBRACE" else b + 2
+            if toks[b].kind == "SUB":
+                sub = (b, end)
+            b = end
+        if b < len(toks) and toks[b].kind not in _NO_SUMMAND:
+            continue  # a summand follows: a sum (\sum^2 alone is Σ², its ^2 a power)
+        if sub is not None and any(u.kind == "REL" for u in toks[sub[0]:sub[1]]):
+            continue  # \sum_{i=1}^{d_k} with nothing after: a sum that lost its summand
+        out[a] = Tok("GREEK", "Sigma", t.start, t.end)
+        if sub is not None:  # Σ_k (the sum over k) is Σ; Σ_C keeps the C the note wrote
+            inner = [u for u in toks[sub[0] + 1:sub[1]] if u.kind not in ("LBRACE", "RBRACE")]
+            if len(inner) == 1 and inner[0].kind == "LETTER" and inner[0].value.islower():
+                for c in range(sub[0], sub[1]):
+                    out[c] = Tok("QUAD", "", toks[c].start, toks[c].start)
+    return [t for t in out if not (t.kind == "QUAD" and t.value == "")]
+
+
 def prepare(toks: Sequence[Tok]) -> list[Tok]:
     """Tokens as the grammar wants them: E( and D( are operators, commentary goes.
 
     ``E`` followed by ``(`` or ``[`` (or ``_{…}`` / ``^2`` then one) is the expectation;
     ``D`` likewise is the variance, as Chinese notes write it.
     """
+    toks = _sums_as_names(toks)
+    skip: set[int] = set()
     out: list[Tok] = []
     open_bars: list[str] = []
     sub_depth: list[int] = []
@@ -241,12 +274,30 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
     for a, t in enumerate(toks):
         if t.kind == "UNKNOWN":
             raise ParseProblem(f"unknown macro {t.value}", t.start)
+        if t.kind == "SUP" and a + 4 < n and out and out[-1].kind == "LETTER" and \
+                out[-1].value != "e" and [u.kind for u in toks[a + 1:a + 5]] == \
+                ["LBRACE", "LETTER", "LETTER", "RBRACE"] and \
+                all(u.value in _UPPER_INDEX_LETTERS for u in toks[a + 2:a + 4]):
+            # A^{ij} V^{jb}: indices written up (tensor notation), not a power i·j
+            raise ParseProblem("upper indices (A^{ij}): index notation is not checked", t.start)
         if t.kind == "TEXT":
             _words_in_place_of_math(t, out, toks[a + 1] if a + 1 < n else None)
         if t.kind == "LPAR" and sub_depth and out and out[-1].kind in ("LETTER", "NUMBER") and \
                 len(out) >= 2 and out[-2].kind == "LBRACE":
             # y_{i(j)}: "i or j, the same here" — a note's own convention, not one index
             raise ParseProblem("an index with a parenthesis, as i(j): not understood", t.start)
+        if a in skip:
+            continue
+        if t.kind == "TEXT" and len(out) >= 3 and out[-1].kind == "LBRACE" and \
+                out[-2].kind == "SUB" and out[-3].kind == "LETTER" and a + 1 < n and \
+                toks[a + 1].kind == "RBRACE" and re.fullmatch(r"[A-Za-z]+", t.note or ""):
+            # y_{\text{pred}}, y_{\text{true}}: two names, each its own letter, not y
+            out.pop()
+            out.pop()
+            base = out.pop()
+            out.append(Tok("LETTER", f"{base.value}_{t.note}", base.start, toks[a + 1].end))
+            skip.add(a + 1)
+            continue
         if t.kind in _DROPPED and not (t.kind == "TOP" and out and out[-1].kind == "SUP"):
             if t.kind == "TEXT" and out and out[-1].kind in ("SUB", "SUP"):
                 out.pop()  # ^{\text{…}}: a label, not a power
@@ -287,6 +338,10 @@ _JOINING = re.compile(r"\s*(if|for|and|or|when|where|with|otherwise|else|s\.t\.|
                       re.IGNORECASE)
 _OPERATOR = {"PLUS", "MINUS", "STAR", "CDOT", "TIMES", "SLASH", "REL"}
 _OPERAND_START = {"LETTER", "GREEK", "NUMBER", "LPAR", "FRAC", "SQRT", "SUM", "WORD"}
+
+
+#: Letters two of which side by side in a superscript are indices written up (A^{ij}).
+_UPPER_INDEX_LETTERS = set("ijklmnabcdpqrs")
 
 
 def _words_in_place_of_math(t: Tok, before: Sequence[Tok], after: Tok | None) -> None:
@@ -1259,9 +1314,15 @@ class _Build(Transformer_NonRecursive):
         first = before[0]
         # the indices that differ between the first and the last term
         firsts = [x for x in first.atoms(Indexed)]
-        lasts = {(x.base, len(x.indices)): x for x in last.atoms(Indexed)}
+        # each entry of the first term is matched with the last term's entry of its letter
+        # that the first term does not also have (∂(y_1 log p_1)/∂p_j … ∂(y_n log p_n)/∂p_j:
+        # p_1 goes with p_n, and p_j, in both, stays)
+        shared = first.atoms(Indexed) & last.atoms(Indexed)
+        lasts = {(x.base, len(x.indices)): x for x in last.atoms(Indexed) if x not in shared}
+        firsts = [x for x in firsts if x not in shared]
+        # atoms, not free symbols: the i of ∂p_1/∂x_i is taken, though x_i is its variable
         var = next((index_symbol(c) for c in "ijlmr" if index_symbol(c) not in
-                    first.free_symbols | last.free_symbols), index_symbol("i"))
+                    first.atoms(Symbol) | last.atoms(Symbol)), index_symbol("i"))
         lo: Expr | None = None
         hi: Expr | None = None
         mapping: dict[Indexed, Indexed] = {}

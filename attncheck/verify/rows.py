@@ -205,6 +205,9 @@ def prev_open(row: Row) -> bool:
 def _row(raw: list[Tok], env: str) -> list[Row | None]:
     """One row's tokens → its Row (or several: a case split, comma-separated equations)."""
     tags = [t.note for t in raw if t.kind == "TAG"]
+    case = _left_cell_case(raw)
+    if case is not None:  # \text{if} \; i \neq j :& \frac{∂y_i}{∂z_j} = …: a labelled case
+        raw = raw[case[1] + 1:]
     depth = _depth_walk(raw)
     toks = [t for t, d in zip(raw, depth) if t.kind != "TAG" and not (t.kind == "AMP" and d == 0)]
     tag_reason = "; ".join(x for x in tags if not re.fullmatch(r"[\w.*′'\-]{1,6}", x))
@@ -226,8 +229,27 @@ def _row(raw: list[Tok], env: str) -> list[Row | None]:
         lead = ""
     if label and out and out[-1] is not None:
         out[-1] = replace(out[-1], tag=label)
+    if case is not None:
+        out = [replace(r, condition=r.condition or case[0]) if r is not None else r for r in out]
     return out
 
+
+def _left_cell_case(raw: list[Tok]) -> tuple[Piece, int] | None:
+    r"""The condition an align row's left cell states (``\text{if} \; i \neq j :&``), with the
+    place of its &; None when the left cell is not a case."""
+    depth = _depth_walk(raw)
+    amp = next((n for n, (t, d) in enumerate(zip(raw, depth)) if t.kind == "AMP" and d == 0),
+               None)
+    if amp is None or amp == 0:
+        return None
+    cell = raw[:amp]
+    words = " ".join(t.note for t in cell if t.kind == "TEXT")
+    core = [t for t in cell if t.kind not in ("TEXT", "QUAD", "COLON", "COMMA")]
+    if core and is_index_condition(core) and (
+            re.search(r"\b(if|when|for)\b|当|若|如果", words, re.IGNORECASE) or
+            any(t.kind == "COLON" for t in cell)):
+        return Piece(tuple(core)), amp
+    return None
 
 def _trailing_label(toks: list[Tok]) -> tuple[list[Tok], str]:
     r"""``… \qquad (1)``: an equation's number written by hand at the end of its row (as
@@ -242,11 +264,11 @@ def _leading_text(toks: list[Tok]) -> tuple[str, list[Tok]]:
     words = []
     while toks and toks[0].kind == "TEXT":
         if len(toks) > 1 and toks[1].kind == "REL" and re.fullmatch(
-                r"[A-Za-z][A-Za-z ]{0,30}", toks[0].note.strip()):
+                r"[A-Za-z][A-Za-z \\_]{0,30}", toks[0].note.strip()):
             # \text{Output} = …: the text is the name the row defines, not commentary (dropped,
             # the row would start with '=' and glue itself onto the display before it)
             t = toks[0]
-            name = t.note.strip().replace(" ", "")
+            name = t.note.strip().replace(" ", "").replace("\\_", "_")
             toks = [Tok("LETTER", "L" if name.lower() in ("loss", "cost") else name,
                         t.start, t.end)] + toks[1:]
             break
@@ -272,6 +294,8 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
             toks = toks[:-1]
             continue
         if last.kind == "TEXT":
+            if len(toks) >= 2 and toks[-2].kind in _BINARY:
+                break  # -0.1 \cdot \text{W update}: the words are the operand, not a reason
             reasons.insert(0, last.note.strip().strip("()（）").strip())
             toks = toks[:-1]
             continue
