@@ -71,9 +71,21 @@ from attncheck.verify.rows import (
 )
 from derivations.operators import Cov, E, Var
 
-__all__ = ["CORRECT_CLASS", "Assumed", "class_letter", "Chain", "Link", "Step", "build_chains", "is_condition_block",
-           "names_a_case", "rows_of",
-           "substitute", "without_variables", "writes_out"]
+__all__ = [
+    "CORRECT_CLASS",
+    "Assumed",
+    "Chain",
+    "Link",
+    "Step",
+    "build_chains",
+    "class_letter",
+    "is_condition_block",
+    "names_a_case",
+    "rows_of",
+    "substitute",
+    "without_variables",
+    "writes_out",
+]
 
 _KINDS = {"=": "claim", ":=": "definition", "=:": "definition", "≈": "approximation",
           "~": "approximation", "∝": "proportion", "≤": "inequality", "≥": "inequality",

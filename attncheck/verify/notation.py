@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from itertools import pairwise
 from typing import Any
 
 from attncheck.verify.lexer import BOLD, Tok
@@ -379,41 +380,44 @@ def _softmax_vectors(rows: Sequence[Sequence[Row]]) -> list[tuple[str, str]]:
     return found
 
 
-def _index_letters(rows: Sequence[Sequence[Row]]) -> set[str]:
-    """Letters written in a subscript anywhere (z_s, δ_{is}, y_{k}): indices."""
-    out: set[str] = set()
+def _every_piece(rows: Sequence[Sequence[Row]]) -> Iterator[Sequence[Tok]]:
+    """The tokens of every readable piece of the note's math."""
     for block in rows:
         for row in block:
             for p in row.pieces:
-                toks = p.toks if p else ()
-                for n, t in enumerate(toks[:-1]):
-                    if t.kind != "SUB":
-                        continue
-                    if toks[n + 1].kind == "LETTER":
-                        out.add(toks[n + 1].value)
-                    elif toks[n + 1].kind == "LBRACE":
-                        inner = []
-                        for u in toks[n + 2:n + 6]:
-                            if u.kind == "RBRACE":
-                                break
-                            inner.append(u)
-                        if inner and all(u.kind in ("LETTER", "COMMA") for u in inner):
-                            out |= {u.value for u in inner if u.kind == "LETTER"}
+                if p is not None:
+                    yield p.toks
+
+
+def _index_letters(rows: Sequence[Sequence[Row]]) -> set[str]:
+    """Letters written in a subscript anywhere (z_s, δ_{is}, y_{k}): indices."""
+    out: set[str] = set()
+    for toks in _every_piece(rows):
+        for n, t in enumerate(toks[:-1]):
+            if t.kind != "SUB":
+                continue
+            if toks[n + 1].kind == "LETTER":
+                out.add(toks[n + 1].value)
+            elif toks[n + 1].kind == "LBRACE":
+                inner = []
+                for u in toks[n + 2:n + 6]:
+                    if u.kind == "RBRACE":
+                        break
+                    inner.append(u)
+                if inner and all(u.kind in ("LETTER", "COMMA") for u in inner):
+                    out |= {u.value for u in inner if u.kind == "LETTER"}
     return out
 
 
 def _exponent_letters(rows: Sequence[Sequence[Row]]) -> set[str]:
     """The letters written right after e^ anywhere (e^{y_1}, e^z): the notes' scores."""
     out: set[str] = set()
-    for block in rows:
-        for row in block:
-            for p in row.pieces:
-                toks = p.toks if p else ()
-                for n, t in enumerate(toks[:-2]):
-                    if t.kind == "LETTER" and t.value == "e" and toks[n + 1].kind == "SUP":
-                        nxt = next((u for u in toks[n + 2:n + 4] if _letter(u)), None)
-                        if nxt is not None:
-                            out.add(_letter(nxt))  # type: ignore[arg-type]
+    for toks in _every_piece(rows):
+        for n, t in enumerate(toks[:-2]):
+            if t.kind == "LETTER" and t.value == "e" and toks[n + 1].kind == "SUP":
+                nxt = next((u for u in toks[n + 2:n + 4] if _letter(u)), None)
+                if nxt is not None:
+                    out.add(_letter(nxt))  # type: ignore[arg-type]
     return out
 
 
@@ -430,7 +434,7 @@ def _differentiated_softmax(rows: Sequence[Sequence[Row]], defined: set[str]
             for toks in pieces:
                 ds = [n for n, t in enumerate(toks[:-1]) if _is_d(t)]
                 # ∂W_i/∂z_j: a numerator W with an index, then the variable of the next ∂
-                for a, b in zip(ds, ds[1:]):
+                for a, b in pairwise(ds):
                     w, z = _letter(toks[a + 1]), _letter(toks[b + 1])
                     if a + 2 < len(toks) and toks[a + 2].kind == "SUB" and z in logits and \
                             w is not None and w not in (z, "e") and w not in LOSS_NAMES and \
