@@ -574,8 +574,9 @@ class _Lexer:
                 toks[1].kind == "SUB":  # \hat{y_i}: the hat on the letter, ŷ_i, as \hat{y}_i
             self.emit(toks[0].kind, unicodedata.normalize("NFC", toks[0].value + accent), i,
                       a[0] + toks[0].end, note=name)
-            for tk in toks[1:]:
-                self.out.append(Tok(tk.kind, tk.value, a[0] + tk.start, a[0] + tk.end, tk.note))
+            for n, tk in enumerate(toks[1:], 2):  # the last ends at the accent's }: a[2]
+                end = a[2] if n == len(toks) else a[0] + tk.end
+                self.out.append(Tok(tk.kind, tk.value, a[0] + tk.start, end, tk.note))
             return a[2]
         # \mathbf{QK}, \overline{q \cdot k}: the contents, decorations dropped
         self.emit("LBRACE", "{", a[0] - 1, a[0])
