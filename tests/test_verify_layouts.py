@@ -429,3 +429,13 @@ def test_the_chain_rule_written_out_term_by_term(lhs: str, status: str) -> None:
 def test_words_after_an_operator_are_its_operand() -> None:
     r = verify_text("$$ \\Delta W = -0.1 \\cdot \\text{W update} $$\n", "n.md", numeric=False)
     assert "words in place of math" in r.steps[-1].note
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\frac{2}{u_2^2}", "holds"), ("\\frac{2}{u_2^2}", "fails")])
+def test_a_chain_through_named_functions_of_a_notes_own_variables(rhs: str, status: str) -> None:
+    # 令 u_1 = g_2(u_2) = 2/u_2, u_2 = g_3(u_3) = e^{u_3}: u_2 is a variable of its own here
+    # (putting e^{u_3} where ∂/∂u_2 needs a variable used to be an internal error)
+    text = ("令 $u_1=g_2(u_2)=\\frac{2}{u_2}$\n\n令 $u_2=g_3(u_3)=e^{u_3}$\n\n"
+            f"$$\\frac{{\\partial g_2(u_2)}}{{\\partial u_2}}={rhs}$$\n")
+    r = verify_text(text, "n.md", numeric=False, inline=True)
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == [status]

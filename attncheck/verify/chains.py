@@ -225,9 +225,9 @@ def _is_name(v: Any) -> bool:
     if isinstance(v, Indexed) and all(isinstance(a, Symbol) or a.is_Integer for a in v.indices):
         return True
     if isinstance(v, Function) and not isinstance(v, (E, Var, Cov, JacobianOf, VectorLiteral)) \
-            and all(
-            isinstance(a, Symbol) for a in v.args):
-        return True
+            and all(isinstance(a, Symbol) or (isinstance(a, Indexed) and all(
+                i.is_Integer for i in a.indices)) for a in v.args):
+        return True  # f(x), g_1(x_1): a function named with its argument
     return False
 
 
@@ -300,14 +300,21 @@ def _substitute_once(e: Expr, aliases: Sequence[tuple[Expr, Expr]]) -> Expr:
                     return value if tuple(x.indices) == tuple(idx) else x
                 return value.xreplace(dict(zip(idx, x.indices)))
 
-            e = e.replace(lambda x, base=base: isinstance(x, Indexed) and x.base == base, repl)
+            try:
+                e = e.replace(lambda x, base=base: isinstance(x, Indexed) and x.base == base,
+                              repl)
+            except ValueError:  # x_3 := e^{x_4} would stand where ∂/∂x_3 needs a variable
+                continue
         elif isinstance(name, Function):
             f, args = type(name), name.args
 
             def frepl(x: Function, args: tuple[Expr, ...] = args, value: Expr = value) -> Expr:
                 return value.xreplace(dict(zip(args, x.args)))
 
-            e = e.replace(lambda x, f=f: isinstance(x, f), frepl)
+            try:
+                e = e.replace(lambda x, f=f: isinstance(x, f), frepl)
+            except ValueError:  # likewise for a function's argument
+                continue
         else:
             e = _replace_name(e, name, value)
     return e
@@ -746,7 +753,7 @@ class _Builder:
         if named is not None and named not in self.seen_letters:
             return "definition"  # \mathbf{Q} = \mathbf{Z}\mathbf{W}_Q: a new (vector) name
         if n > 0 and isinstance(lv, AppliedUndef) and _is_name(lv) and \
-                _name_key(lv) not in self.seen_before_row and \
+                (_name_key(lv) not in self.seen_before_row or defining) and \
                 self.current and self.current[-1].kind == "definition":
             return "definition"  # "L = P(y|x) = p^y (1-p)^{1-y}": P is named, then written out
         if n == len(row.relations) - 1 and n > 0 and rv is not None and _is_name(rv) and \

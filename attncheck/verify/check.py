@@ -257,9 +257,11 @@ def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
     both = (lhs - rhs).xreplace({s: Symbol(s.name) for s in _variables_of_derivatives(lhs, rhs)})
     both = both.replace(lambda e: isinstance(e, JacobianOf), lambda e: S.Zero)  # ∂y/∂x's y, x
     both = both.xreplace({DOTS: S.Zero})  # a matrix's ⋯ is not a name
+    labels = {x.base.label for x in both.atoms(Indexed)}  # x in x_j is not a name of its own
     if only_vectors:
         return sorted({f"{s.name} without an index" for s in both.free_symbols
-                       if isinstance(s, Symbol) and s.name in vectors and not s.is_integer})
+                       if isinstance(s, Symbol) and s.name in vectors and not s.is_integer
+                       and s not in labels})
     families = {f.name for f in model.families}
     out = sorted({str(x.base.label) + "_" + ",".join(map(str, x.indices))
                   for x in both.atoms(Indexed)
@@ -267,7 +269,6 @@ def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
     params = {str(p) for p in model.parameters()}
     if both.has(Piecewise):  # Σ_j e^{jz} summed as a geometric series: not the note's meaning
         out.append("a sum SymPy could only split into cases")
-    labels = {x.base.label for x in both.atoms(Indexed)}  # x in x_j is not a name of its own
     for s in both.free_symbols:
         if not isinstance(s, Symbol) or s.is_integer or str(s) in params or s in (LOSS, LENGTH) \
                 or s in labels:
@@ -332,6 +333,19 @@ def _implicit_functions(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
         return lhs, rhs
     as_functions = {Symbol(n): Function(n)(XI) for n in names}
     return lhs.xreplace(as_functions), rhs.xreplace(as_functions)
+
+
+def _entries_as_variables(lhs: Expr, rhs: Expr, model: Model) -> tuple[Expr, Expr]:
+    """∂g_1(x_1)/∂x_1 = −1/x_1 about a note's own intermediate variables x_1, x_2, …: each
+    entry is a plain variable of one-variable calculus (not softmax's, not random)."""
+    both = lhs - rhs
+    entries = both.atoms(Indexed)
+    if not both.has(Derivative) or not entries or both.has(E, Var, Cov, LOSS, Sum) or any(
+            str(x.base.label) in SOFTMAX_BASES or str(x.base.label) in {f.name for f in model.families}
+            or not all(a.is_Integer for a in x.indices) for x in entries):
+        return lhs, rhs
+    plain = {x: Symbol(f"{x.base.label}_{'_'.join(map(str, x.indices))}") for x in entries}
+    return lhs.xreplace(plain), rhs.xreplace(plain)
 
 
 def _is_calculus(e: Expr) -> bool:
@@ -783,6 +797,7 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
     if lhs == rhs:  # the same expression on both sides (a + 1 − 1 was already cancelled)
         checker = "softmax" if _is_softmax(lhs, model) else "moments"
         return StepStatus.HOLDS, (frozenset(),), S.Zero, False, checker
+    lhs, rhs = _entries_as_variables(lhs, rhs, model)
     if _is_calculus(lhs) or _is_calculus(rhs):
         status, residual = _calculus(lhs, rhs)
         return status, (frozenset(),) if status.ok else (), residual, False, "calculus"

@@ -336,7 +336,11 @@ def calculus_evidence(step: StepResult, *, seed: int | np.random.SeedSequence) -
     general = sorted({f for e in (step.lhs, step.rhs) for f in e.atoms(AppliedUndef)}, key=str)
     concrete = {f: Float(rng.uniform(0.5, 2.0)) * exp_(Float(rng.uniform(-1.0, 1.0)) * f.args[0])
                 + Float(rng.uniform(1.0, 2.0)) for f in general if len(f.args) == 1}
-    step = replace(step, lhs=step.lhs.xreplace(concrete), rhs=step.rhs.xreplace(concrete))
+    # x_1, x_2 of a note's own chain of variables: each entry a plain variable, as judged
+    plain = {x: Symbol(f"{x.base.label}_{'_'.join(map(str, x.indices))}")
+             for e in (step.lhs, step.rhs) for x in e.atoms(Indexed)}
+    step = replace(step, lhs=step.lhs.xreplace(concrete).xreplace(plain),
+                   rhs=step.rhs.xreplace(concrete).xreplace(plain))
     both = step.lhs - step.rhs
     free = sorted(both.free_symbols | {v for d in both.atoms(Derivative) for v in d.variables},
                   key=str)
