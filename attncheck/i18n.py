@@ -213,6 +213,7 @@ SENTENCES: dict[str, dict[str, str]] = {
                               "（n = {n}）"},
     "confirmation": {"en": "confirmation", "zh": "验证"},
     "counterexample": {"en": "counterexample", "zh": "反例"},
+    "numbers-contradict": {"en": "CONTRADICTION", "zh": "数值矛盾"},
     "agree": {"en": "sides agree", "zh": "两边一致"},
     "differ": {"en": "sides differ", "zh": "两边不一致"},
     "read-from-text": {"en": "{where}: read from the text: {hypothesis}  ({text})",
@@ -625,6 +626,17 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
      r"general ones$"), r"为具体分量（\1）写的定义会被代入关于一般分量的这一步"),
     (r"^a row of \\boxed\{…\} entries \(a vector drawn as boxes\)$",
      r"一排 \\boxed{…}（用方框画出的向量）"),
+    (r"^words in place of math \((.+)\): prose, not a formula$", r"用文字代替了公式（\1）：是叙述，不是公式"),
+    (r"^an index with a parenthesis, as i\(j\): not understood$", "带括号的下标，如 i(j)：读不懂"),
+    (r"^upper indices \(A\^\{ij\}\): index notation is not checked$",
+     "上标写的指标（A^{ij}）：不检查张量指标记法"),
+    (r"^index 0: components are numbered from 1$", "下标 0：分量从 1 开始编号"),
+    ((r"^a sum written out over entries named by letters \(z_a \+ z_b \+ z_c\): the vector's "
+      r"length is not said$"), "用字母命名的分量写开的求和（z_a + z_b + z_c）：没有说明向量的长度"),
+    (r"^(.+): a capital subscript names a layer \(a whole vector\), not an entry$",
+     r"\1：大写下标表示一层（整个向量），不是一个分量"),
+    (r"^an expression is missing here$", "这里缺少表达式"),
+    (r"^expected an expression after (.+)$", r"\1 之后应有表达式"),
 )
 
 

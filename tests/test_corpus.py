@@ -66,6 +66,17 @@ UNSUPPORTED: dict[str, str] = {
     r"l is a random vector; (here|in an exponent) a number is expected": "layer superscripts, "
     "a^l, z^l, read as powers",
     r"a sum of vectors is not checked": "sums of whole vectors, a − y (vector algebra)",
+    r"words in place of math": "prose set in math, e^{\\text{neuron input}}, "
+    "= \\text{predicted − actual}",
+    r"upper indices \(A\^\{ij\}\): index notation": "tensor index notation, A^{ij} V^{jb}",
+    r"an index with a parenthesis, as i\(j\)": "a note's own index convention, y_{i(j)}",
+    r"unexpected relation '='; expected (rcurly|'\)' or ',')": "an equation inside an "
+    "argument: P(y = j | x), 1{y^{(i)} = j}, softmax(z = θᵀx)",
+    r"unexpected '\|'; expected": "a conditional probability P(t, z | θ)",
+    r"(exp|softmax) applies to nothing here": "a function's name used for a worked example's "
+    "values, \\exp = [e^{-1.9}, …]",
+    r"cannot read the written-out sum: its terms are not one pattern": "a written-out sum with "
+    "one different term in its middle, p_i y_1 + ⋯ + (p_i − y_i) + ⋯",
 }
 
 #: Places where the note's own LaTeX is broken or means something other than mathematics:
@@ -82,10 +93,18 @@ BROKEN: dict[tuple[str, int], str] = {
     ("ecom-ce-chain-rule-batch", 14): "bmatrix rows written as comma lists",
     **{("jishuzhan-ce-softmax-gradient", n): r"underscores eaten by a TeX pipeline: \hat{y}i, "
        r"\sum{i=1}^C, \delta{ij}" for n in (20, 58)},
+    ("aegean-attention-scaling-sigma4", 5): r"q_i, k_i = \mathcal{N}(0, \sigma^2): a law with =",
+    ("yovren-high-dim-scaling", 11): r"q_i, k_i = \mathcal{N}(0, 1): a law with =",
+    ("physicsd00d-cs224d-einstein-ce", 7): r"CE(\bf{y,\hat{y}}): two vectors in one \bf",
+    ("hexo-last-layer-softmax-ce", 35): r"Loss(\bm{a,y}): two vectors in one \bm",
+    ("peterroelants-softmax-ce-notebook", 77): r"\xi(\mathbf{t},\mathbf{z}): a function of two "
+    "vectors",
+    ("uvadlc-scaled-dot-product", 15): r"\text{value}_i: a word with an index",
+    ("xor-notes-sigma-softmax-ce", 264): r"D(P \ || \ Q): a divergence",
 }
 
 #: The share of claim steps judged (right or not) over the corpus: it may only go up.
-JUDGED_FLOOR = 0.52
+JUDGED_FLOOR = 0.57
 
 
 @cache
@@ -137,7 +156,10 @@ def test_the_corpus_is_the_size_the_issue_asks() -> None:
     assert langs["en"] >= 10 and langs["zh"] >= 10 and len(NOTES) >= 24, langs
     for p in NOTES:  # the source named in a first-line comment, as the issue asks
         first = p.read_text(encoding="utf-8").splitlines()[0]
-        assert re.match(r"(<!--|%) source: https?://", first), p
+        # a URL, or for a GitHub file the search index stores without naming its repository,
+        # the index's file id (said so in the README)
+        assert re.match(r"(<!--|%) source: (https?://|GitHub Markdown file .*read_file id \d+)",
+                        first), p
 
 
 def test_judged_share_does_not_fall() -> None:
@@ -145,3 +167,17 @@ def test_judged_share_does_not_fall() -> None:
     judged = [o for o in claims if o.verdict in ("right", "false-hold", "false-fail", "mismatch")]
     share = len(judged) / len(claims)
     assert share >= JUDGED_FLOOR, f"{len(judged)} of {len(claims)} claim steps judged"
+
+
+@pytest.mark.parametrize("note", NOTES, ids=[p.stem for p in NOTES])
+def test_numeric_evidence_never_contradicts_a_verdict(note: Path) -> None:
+    # issue 10, item 7: the numbers and the symbolic verdict are two routes to one truth;
+    # on real notes they must agree (or say the sample cannot resolve the difference)
+    from attncheck.verify import verify
+
+    r = verify(str(note))
+    contradicted = [f"{s.location.line}:{s.location.column} {s.lhs_source} = {s.rhs_source} "
+                    f"({s.status.value}; numeric {s.evidence.estimate:.6g} vs "
+                    f"{s.evidence.reference:.6g} at {s.evidence.point})"
+                    for s in r.steps if s.evidence is not None and s.evidence.consistent is False]
+    assert not contradicted, "\n".join(contradicted)

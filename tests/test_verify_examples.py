@@ -131,7 +131,7 @@ def test_dropped_delta_is_caught_on_the_diagonal() -> None:
     assert bad.checker == "softmax" and bad.status is StepStatus.FAILS
     assert bad.residual == KroneckerDelta(index_symbol("i"), index_symbol("j")) * y[index_symbol("i")]
     e = attach_evidence(bad, r.derivations[0].model, seed=3).evidence
-    assert e is not None and not e.agree and e.point.endswith("i=2 j=2"), e.point
+    assert e is not None and not e.agree and e.point.endswith("i=2 j=2 k=2"), e.point
 
 
 def test_cli_attaches_numeric_evidence(capsys: pytest.CaptureFixture[str]) -> None:

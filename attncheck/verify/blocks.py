@@ -332,10 +332,36 @@ def _scan_markdown(source: Source) -> list[Event]:
         elif tok.type == "html_block":
             events += _html_comments(tok.content, text, lo, hi)
             events += _scripts(text, lo, hi)
+            # <div class="long-math">⏎$$ … $$⏎</div>: Markdown keeps the block as raw HTML,
+            # but the page's MathJax still shows the display inside it
+            hidden = [c.span() for c in re.finditer(r"<!--.*?-->", text[lo:hi], re.DOTALL)]
+            for m in _HTML_DISPLAY.finditer(text, lo, hi):
+                if any(a <= m.start() - lo < b for a, b in hidden):
+                    continue  # <!-- $$ … $$ -->: commented out, not shown
+                start, anchors = _anchor(m.group(1), text, m.start(1), m.end(1))
+                events.append(Math(start, m.group(1), anchors, display=True))
+        elif tok.type == "code_block" and _prose_in_code(tok.content):
+            # a paragraph indented by a tab or four spaces (Markdown makes it code) that is
+            # words and $…$ math, as the author's own renderer showed it: its words are read
+            events.append(Prose(lo, tok.content.strip(), ()))
         elif tok.type == "inline":
             events += _inline(tok, text, lo, hi, heading, kramdown)
             heading = 0
     return sorted(events, key=_position)
+
+
+#: A $$ … $$ display inside a raw HTML block.
+_HTML_DISPLAY = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$", re.DOTALL)
+
+
+def _prose_in_code(content: str) -> bool:
+    """Whether an indented code block is really a paragraph: inline $…$ math and words
+    (Chinese, or several English words), none of a program's punctuation outside the math."""
+    outside = re.sub(r"\$[^$\n]+\$", " ", content)
+    if "$" not in content or re.search(r"[;{}=<>]|\bdef\b|\bimport\b|\breturn\b", outside):
+        return False
+    return bool(re.search(r"[\u4e00-\u9fff]{2}", outside) or
+                len(re.findall(r"[A-Za-z]{2,}", outside)) >= 4)
 
 
 #: What may follow a display on its line: closing $$, punctuation, spaces.
@@ -445,8 +471,12 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
             if at >= 0:
                 out.append(Problem(where.offset(at),
                                    "display math opened by '$$' is never closed; expected '$$'"))
-    if heading:
-        out.append(Heading(start, raw, anchors, level=heading))
+    if heading:  # "### 1\. Softmax": Markdown's escapes go (math keeps its backslashes)
+        from markdown_it.common.utils import unescapeAll
+
+        title = "".join(part if n % 2 else unescapeAll(part)
+                        for n, part in enumerate(re.split(r"(\$+[^$]*\$+)", raw)))
+        out.append(Heading(start, title, anchors, level=heading))
     elif raw.strip():
         out.append(Prose(start, raw, anchors))
     return out

@@ -32,6 +32,7 @@ from functools import lru_cache
 from typing import Any
 
 from sympy import (
+    Add,
     Derivative,
     Expr,
     Function,
@@ -42,6 +43,8 @@ from sympy import (
     Product,
     Sum,
     Symbol,
+    Wild,
+    exp,
     log,
 )
 from sympy.core.function import AppliedUndef
@@ -57,6 +60,7 @@ from attncheck.verify.parse import (
     Parser,
     VectorLiteral,
     index_symbol,
+    prose_in_place_of_math,
 )
 from attncheck.verify.rows import (
     DEFINING_WORDS,
@@ -67,8 +71,21 @@ from attncheck.verify.rows import (
 )
 from derivations.operators import Cov, E, Var
 
-__all__ = ["Assumed", "Chain", "Link", "Step", "build_chains", "is_condition_block", "rows_of",
-           "substitute", "without_variables"]
+__all__ = [
+    "CORRECT_CLASS",
+    "Assumed",
+    "Chain",
+    "Link",
+    "Step",
+    "build_chains",
+    "class_letter",
+    "is_condition_block",
+    "names_a_case",
+    "rows_of",
+    "substitute",
+    "without_variables",
+    "writes_out",
+]
 
 _KINDS = {"=": "claim", ":=": "definition", "=:": "definition", "≈": "approximation",
           "~": "approximation", "∝": "proportion", "≤": "inequality", "≥": "inequality",
@@ -158,11 +175,45 @@ def _link(block: Math, piece: Piece | None, parser: Parser, at: int) -> Link:
         return Link(block, at, at, "", None, "an expression is missing here", at)
     src = _source(block, piece)
     try:
+        tail = block.text[piece.start:piece.end]
+        if piece.toks[-1].kind in ("PLUS", "MINUS", "CDOT", "TIMES", "STAR", "SLASH"):
+            # -0.1 \cdot \text{W update}: the words after the operator are its operand
+            tail = block.text[piece.start:min(len(block.text), piece.end + 200)]
+        prose_in_place_of_math(tail, piece.start)
         value = parser.tokens_expression(piece.toks)
     except ParseProblem as p:
         return Link(block, piece.start, piece.end, src, None, p.message,
                     p.offset or piece.start, piece.toks)
     return Link(block, piece.start, piece.end, src, value, "", 0, piece.toks, parser.conditions)
+
+
+def writes_out(e: Expr, m: int) -> bool:
+    """Whether ``e`` writes terms out over the entries 1 … m (f(1) + f(2) + f(3)), which a
+    derivative at two entries (∂y_1/∂x_2) does not."""
+    def entries(term: Expr) -> set[int]:
+        return {int(x) for ix in term.atoms(Indexed) for x in ix.indices if x.is_Integer}
+
+    return any(sum(1 for t in a.args if entries(t)) >= 2 and
+               set(range(1, m + 1)) <= set().union(*(entries(t) for t in a.args))
+               for a in e.atoms(Add))
+
+
+def _missing_after(text: str, rel: Tok) -> str:
+    """Why nothing follows a relation: the words there (``= \\text{predicted - actual}``)
+    are prose in place of the formula, or there is nothing."""
+    try:
+        toks = tokenize(text[rel.end:])
+    except LexError:
+        toks = []
+    words = []
+    for t in toks:
+        if t.kind in ("REL", "ROWSEP", "AMP"):
+            break
+        if t.kind == "TEXT" and re.search(r"[A-Za-z]", t.note or ""):
+            words.append((t.note or "").strip())
+    if words:
+        return f"words in place of math ({' '.join(words)!r}): prose, not a formula"
+    return f"expected an expression after {rel.value!r}"
 
 
 def _is_name(v: Any) -> bool:
@@ -174,9 +225,9 @@ def _is_name(v: Any) -> bool:
     if isinstance(v, Indexed) and all(isinstance(a, Symbol) or a.is_Integer for a in v.indices):
         return True
     if isinstance(v, Function) and not isinstance(v, (E, Var, Cov, JacobianOf, VectorLiteral)) \
-            and all(
-            isinstance(a, Symbol) for a in v.args):
-        return True
+            and all(isinstance(a, Symbol) or (isinstance(a, Indexed) and all(
+                i.is_Integer for i in a.indices)) for a in v.args):
+        return True  # f(x), g_1(x_1): a function named with its argument
     return False
 
 
@@ -218,9 +269,14 @@ def without_variables(aliases: Sequence[tuple[Expr, Expr]], *sides: Any
           for d in e.atoms(Derivative) for v in d.variables}
     if not by:
         return tuple(aliases)
+    # likewise L = −log 0.245 = 1.406, the example's value of the name differentiated:
+    # ∂L/∂o asks how L moves, which the number it takes at one point cannot say
+    inside = {_name_key(d.expr) for e in sides if isinstance(e, Expr)
+              for d in e.atoms(Derivative) if _is_name(d.expr)}
     return tuple((n, v) for n, v in aliases
                  if not (n in by or isinstance(n, Indexed) and any(
-                     isinstance(b, Indexed) and b.base == n.base for b in by)))
+                     isinstance(b, Indexed) and b.base == n.base for b in by))
+                 and not (v.is_number and _name_key(n) in inside))
 
 
 def _names(e: Expr) -> set[str]:
@@ -244,14 +300,21 @@ def _substitute_once(e: Expr, aliases: Sequence[tuple[Expr, Expr]]) -> Expr:
                     return value if tuple(x.indices) == tuple(idx) else x
                 return value.xreplace(dict(zip(idx, x.indices)))
 
-            e = e.replace(lambda x, base=base: isinstance(x, Indexed) and x.base == base, repl)
+            try:
+                e = e.replace(lambda x, base=base: isinstance(x, Indexed) and x.base == base,
+                              repl)
+            except ValueError:  # x_3 := e^{x_4} would stand where ∂/∂x_3 needs a variable
+                continue
         elif isinstance(name, Function):
             f, args = type(name), name.args
 
             def frepl(x: Function, args: tuple[Expr, ...] = args, value: Expr = value) -> Expr:
                 return value.xreplace(dict(zip(args, x.args)))
 
-            e = e.replace(lambda x, f=f: isinstance(x, f), frepl)
+            try:
+                e = e.replace(lambda x, f=f: isinstance(x, f), frepl)
+            except ValueError:  # likewise for a function's argument
+                continue
         else:
             e = _replace_name(e, name, value)
     return e
@@ -376,6 +439,11 @@ class _Builder:
         self.inline_steps = inline_steps
         self.seen: set[str] = set()
         self.seen_letters: set[str] = set()
+        #: names a definition of this block wrote on its right for the first time
+        #: (E = y_1 + y_2 ⏎ y_1 = s_1 s_2: y_1 is defined in turn)
+        self.introduced: tuple[Math | None, set[str]] = (None, set())
+        #: the last expression of each row the note numbered (\tag{1}, \qquad(1))
+        self.labelled: dict[str, Link] = {}
         self.chains: list[Chain] = []
         self.current: list[Step] = []
         self.current_block: Math | None = None
@@ -417,6 +485,14 @@ class _Builder:
             self.close()
             self.last = None if hidden else self.last_shown
         self.hidden = hidden
+        if len(rows) >= 2 and rows[1].pieces[0] is None and _is_case_row(rows[0]):
+            # $$ if\ s = i, \\ = … $$: the case the rows below are in, said inside the math
+            first = rows[0]
+            toks = first.pieces[0].toks + (first.relations[0],) + first.pieces[1].toks
+            value = _condition_value(Piece(toks), self.parser)
+            if value is not None:
+                condition = (" ".join(block.text[toks[0].start:toks[-1].end].split()), value)
+                rows = rows[1:]
         continues = bool(rows) and rows[0].pieces[0] is None
         if hidden:  # inline math in the prose: read, but it does not move the display's chain
             pass
@@ -468,9 +544,13 @@ class _Builder:
             if p is None:  # "a = = b", or a row that ends with its relation
                 rel = row.relations[n - 1]
                 links.append(Link(block, rel.end, rel.end, "", None,
-                                  f"expected an expression after {rel.value!r}", rel.start))
+                                  _missing_after(block.text, rel), rel.start))
                 continue
             links.append(_link(block, p, self.parser, at))
+        cited = _cited_label(row.pieces[0])
+        if cited is not None and cited in self.labelled:
+            # "(1)式 = …": the expression the note numbered (1), not the number 1
+            links[0] = self.labelled[cited]
         left = links[0] if links[0] is not None else self.last
         self.seen_before_row = set(self.seen)
         premise: tuple[Link, Link] | None = None
@@ -514,10 +594,16 @@ class _Builder:
             self.current.append(step)
             if kind == "definition":
                 self._define(step)
+                if isinstance(right.value, Expr):
+                    names = {_name_key(x) for x in right.value.atoms(Indexed)} - self.seen
+                    earlier = self.introduced[1] if self.introduced[0] is block else set()
+                    self.introduced = (block, earlier | names)
             self._see(left)
             self._see(right)
             left = right
         self.last = left
+        if row.tag and left is not None:
+            self.labelled[row.tag] = left
         self.after_alternative = row.alternative
 
     def _expression_alone(self, block: Math) -> None:
@@ -576,6 +662,15 @@ class _Builder:
                 str(name.base.label) == "t" and all(a.is_Integer for a in name.indices)):
             # y_i := e^{x_i}/Σ…: softmax's own; a label's value Y_{11} := 1 in a worked
             # example is the note's (the scores' values would hide what is differentiated)
+            if str(name.base.label) == "y" and isinstance(value, Expr) and \
+                    not value.is_number and not value.has(exp, Sum, Derivative) and \
+                    value.has(Indexed):
+                # a toy example's y_1 = s_1 s_2: the letter means that here, not a softmax
+                self.aliases.append((name, value))
+                return
+            # a softmax's own definition ends any local meaning a toy example gave y
+            self.aliases = [(n, v) for n, v in self.aliases
+                            if not (isinstance(n, Indexed) and n.base == name.base)]
             return
         if name.has(E, Var, Cov) or not _is_name(name) or isinstance(name, Pow) or \
                 isinstance(value, VectorLiteral):
@@ -638,6 +733,9 @@ class _Builder:
                 lv.name not in self.notation.scalars:
             # "d_k = 512", "Gradient = 0.99995 × (1 − 0.99995)": a value given, not an identity
             return "definition"
+        if n == 0 and not self.current and lv is not None and _is_name(lv) and \
+                self.introduced[0] is left.block and _name_key(lv) in self.introduced[1]:
+            return "definition"  # E = y_1 + y_2 ⏎ y_1 = s_1 s_2: the parts defined in turn
         if n == 0 and not self.current and lv is not None and _is_name(lv):
             # a random component (q_i) is the model's, not a new name: only said words define it
             new = _name_key(lv) not in self.seen and not (
@@ -655,13 +753,67 @@ class _Builder:
         if named is not None and named not in self.seen_letters:
             return "definition"  # \mathbf{Q} = \mathbf{Z}\mathbf{W}_Q: a new (vector) name
         if n > 0 and isinstance(lv, AppliedUndef) and _is_name(lv) and \
-                _name_key(lv) not in self.seen_before_row and \
+                (_name_key(lv) not in self.seen_before_row or defining) and \
                 self.current and self.current[-1].kind == "definition":
             return "definition"  # "L = P(y|x) = p^y (1-p)^{1-y}": P is named, then written out
         if n == len(row.relations) - 1 and n > 0 and rv is not None and _is_name(rv) and \
                 _name_key(rv) not in self.seen and not isinstance(rv, Pow):
             return "definition-right"  # "h_i = Σ_k e^{a_k} = Σ": the last name is new
+        if n == 0 and not self.current and self._instance_of_definition(lv, rv):
+            return "definition"
+        short = self._shorthand(lv, rv)
+        if short is not None:
+            # e^{x_i}/Σ_k e^{x_k} = e^{x_i}/Σ: the right side names a part of the left
+            self.aliases.append(short)
+            self.parser.defined.add(_name_key(short[0]))
+            return "definition"
         return "claim"
+
+    def _instance_of_definition(self, lv: Any, rv: Any) -> bool:
+        """``loss = -(y_1 ln a_1 + y_2 ln a_2 + y_3 ln a_3)`` after ``loss = -Σ_{i=1}^m …``: the
+        note's definition written out for its example's entries — the example's own
+        definition from here on, not a claim that m is 3."""
+        if not (isinstance(lv, Expr) and isinstance(rv, Expr) and _is_name(lv)) or rv.has(Sum):
+            return False
+        before = next((v for name, v in reversed(self.aliases) if name == lv), None)
+        ints = [int(x) for ix in rv.atoms(Indexed) for x in ix.indices if x.is_Integer]
+        return before is not None and before.has(Sum) and bool(ints) and max(ints) >= 2 and \
+            writes_out(rv, max(ints))
+
+    def _shorthand(self, lv: Any, rv: Any) -> tuple[Symbol, Expr] | None:
+        """(N, w) when ``rv`` is ``lv`` with one part w written as a name N the note has not
+        used before — the way notes introduce Σ, S or Z for the sum of the exponentials."""
+        if not (isinstance(lv, Expr) and isinstance(rv, Expr)):
+            return None
+        new = [v for v in rv.free_symbols if isinstance(v, Symbol) and not v.is_integer
+               and _name_key(v) not in self.seen and v not in lv.free_symbols]
+        if len(new) != 1 or not lv.has(Sum, Add):
+            return None
+        w = Wild("w")
+        found = lv.match(rv.xreplace({new[0]: w}))
+        part = found.get(w) if found else None
+        if part is None or part.is_number or _is_name(part) or part.has(new[0]):
+            return None
+        return new[0], part
+
+
+def _cited_label(piece: Piece | None) -> str | None:
+    """The number a left side cites — "(1)" of "(1)式 = …", "式(1)" — or None."""
+    if piece is None:
+        return None
+    kinds = [t.kind for t in piece.toks]
+    if kinds == ["LPAR", "NUMBER", "RPAR"]:
+        return piece.toks[1].value
+    return None
+
+
+def _is_case_row(row: Row) -> bool:
+    """``if i = j,``, ``当 i ≠ j 时``: a row that is only a case, with its word."""
+    if len(row.relations) != 1 or row.pieces[0] is None or row.pieces[1] is None:
+        return False
+    toks = row.pieces[0].toks + (row.relations[0],) + row.pieces[1].toks
+    return is_index_condition(toks) and bool(re.search(r"\b(if|when|for)\b|当|若|如果",
+                                                        row.lead, re.IGNORECASE))
 
 
 def is_condition_block(block: Math) -> bool:
@@ -694,9 +846,12 @@ def _condition_value(piece: Piece, parser: Parser) -> Any:
 
 
 def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = False,
-                 leads: Sequence[str] = (), assumed: list[Assumed] | None = None
-                 ) -> list[Chain]:
+                 leads: Sequence[str] = (), assumed: list[Assumed] | None = None,
+                 correct: str | None = None) -> list[Chain]:
     """The chains of the given math blocks, in order (inline math only with ``inline``).
+
+    ``correct`` is the letter of the correct class when the note names one ("the correct
+    class is k"): "for incorrect class $j$" is then the case j ≠ k.
 
     ``leads`` gives, per block, the prose just before it: its defining words count, and
     a case it names ("Case 1: $i=j$", "当 $i \neq j$ 时") is the condition of the block's steps.
@@ -707,7 +862,8 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
         rows, _ = rows_of(block)
         lead = leads[n] if n < len(leads) else ""
         # displays with no prose between them stay in the case the last prose named
-        condition = lead_condition(lead, b.parser) if lead.strip() else condition
+        condition = (_other_class(lead, correct) or lead_condition(lead, b.parser)) \
+            if lead.strip() else condition
         b.block(block, rows, lead, condition, hidden=not (block.display or inline))
     b.close()
     if assumed is not None:
@@ -718,12 +874,53 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
 _CASE = re.compile(r"\$+\s*([^$]{1,40}?)\s*\$+|(?<![\\a-zA-Z_{])([a-z]\s*(?:=|≠|!=|\\neq?|\\not\s*=)"
                    r"\s*[a-z])(?![a-zA-Z_}])")
 #: Words that make a condition a case label: "If $i = j$,", "当 $i=j$ 时", "$i≠j$ 的情况".
-_CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|case\s*\d*\s*[:：.]?|for|in case)|当|若|如果|"
-                         r"对于|情况\s*[\d一二三四五六七八九十]*\s*[:：]?)\s*[(（]?\s*$", re.IGNORECASE)
+_CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|case\s*\d*\s*[:：.]?|for|in case|"
+                         r"consider(?:ing)?)|当|若|如果|对于|考虑|"
+                         r"情况\s*[\d一二三四五六七八九十]*\s*[:：]?)\s*[(（]?\s*$", re.IGNORECASE)
 _CUE_AFTER = re.compile(r"^\s*[)）]?\s*(?:时|的时候|的情况|情况下|[:：,，]?\s*$)")
 #: A sentence about whether something is true is a remark, not a case label.
 _REMARK = re.compile(r"\b(?:holds?|true|valid|wrong|fails?|only|correct|drops?)\b|成立|正确|错误|只|仅",
                      re.IGNORECASE)
+
+
+#: The class a one-hot label marks, named by a letter: "the correct class is k",
+#: "index of the correct class is k", "正确类别为 k", "真实标签的下标为 k".
+CORRECT_CLASS = re.compile(
+    r"(?:correct|true|target|ground[- ]truth)\s+(?:class|label|category)(?:\s+index)?"
+    r"\s*(?:is|=|:)\s*([a-z])\b(?!\s*[_^=]|\()|"
+    r"(?:正确|真实|目标)的?(?:类别|类|标签)的?(?:下标|索引|编号)?\s*(?:为|是|=)\s*([a-z])(?![A-Za-z_(^])|"
+    # "假设仅 y_k = 1", "only y_k = 1": the one entry that is 1 names the class
+    r"(?:仅|只有|only)\s*[a-z]_\{?([a-z])\}?\s*=\s*1(?![0-9.])",
+    re.IGNORECASE)
+
+
+def class_letter(m: re.Match[str]) -> str:
+    """The letter a :data:`CORRECT_CLASS` match names."""
+    return next(g for g in m.groups() if g)
+
+
+#: A class other than the correct one, by its letter: "for incorrect class $j$", "错误类别 j".
+_OTHER_CLASS = re.compile(
+    r"(?:incorrect|wrong|other|non-?target)\s+(?:class|label|category)\s*\$*\s*([a-z])\s*\$*(?![A-Za-z_^])|"
+    r"(?:错误|非正确|其他|其它|非目标)的?(?:类别|类|标签)\s*\$*\s*([a-z])\s*\$*(?![A-Za-z_^])",
+    re.IGNORECASE)
+
+
+def _other_class(lead: str, correct: str | None) -> tuple[str, Any] | None:
+    """"For incorrect class $j$" after "the correct class is k": the case j ≠ k."""
+    m = _OTHER_CLASS.search(lead) if correct else None
+    if m is None or correct is None:
+        return None
+    j = m.group(1) or m.group(2)
+    if j == correct:
+        return None
+    return f"{j} ≠ {correct}", ("≠", index_symbol(j), index_symbol(correct))
+
+
+def names_a_case(title: str) -> bool:
+    """Whether a heading names a case (``#### When $j \\neq i$``, ``情况二：i ≠ j``): the
+    derivations of its section are about that case."""
+    return lead_condition(title, Parser(Notation())) is not None
 
 
 def lead_condition(lead: str, parser: Parser) -> tuple[str, Any] | None:

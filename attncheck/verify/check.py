@@ -57,19 +57,28 @@ from sympy.core.function import AppliedUndef
 from attncheck.text import text
 from attncheck.verify.blocks import Directive, Heading, Math, Problem, Prose, scan
 from attncheck.verify.chains import (
+    CORRECT_CLASS,
     Assumed,
     Chain,
     Link,
     Step,
     build_chains,
+    class_letter,
     is_condition_block,
+    names_a_case,
     rows_of,
     substitute,
     without_variables,
+    writes_out,
 )
 from attncheck.verify.declarations import State, default_dimension, hypotheses_of
 from attncheck.verify.errors import Location, VerifyError
-from attncheck.verify.evidence import attach_evidence, without_evidence
+from attncheck.verify.evidence import (
+    attach_evidence,
+    letters_as_lengths,
+    without_evidence,
+    written_length,
+)
 from attncheck.verify.files import Format, Source, decode, guess_format, read_source
 from attncheck.verify.notation import survey
 from attncheck.verify.parse import (
@@ -248,9 +257,11 @@ def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
     both = (lhs - rhs).xreplace({s: Symbol(s.name) for s in _variables_of_derivatives(lhs, rhs)})
     both = both.replace(lambda e: isinstance(e, JacobianOf), lambda e: S.Zero)  # ∂y/∂x's y, x
     both = both.xreplace({DOTS: S.Zero})  # a matrix's ⋯ is not a name
+    labels = {x.base.label for x in both.atoms(Indexed)}  # x in x_j is not a name of its own
     if only_vectors:
         return sorted({f"{s.name} without an index" for s in both.free_symbols
-                       if isinstance(s, Symbol) and s.name in vectors and not s.is_integer})
+                       if isinstance(s, Symbol) and s.name in vectors and not s.is_integer
+                       and s not in labels})
     families = {f.name for f in model.families}
     out = sorted({str(x.base.label) + "_" + ",".join(map(str, x.indices))
                   for x in both.atoms(Indexed)
@@ -258,7 +269,6 @@ def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
     params = {str(p) for p in model.parameters()}
     if both.has(Piecewise):  # Σ_j e^{jz} summed as a geometric series: not the note's meaning
         out.append("a sum SymPy could only split into cases")
-    labels = {x.base.label for x in both.atoms(Indexed)}  # x in x_j is not a name of its own
     for s in both.free_symbols:
         if not isinstance(s, Symbol) or s.is_integer or str(s) in params or s in (LOSS, LENGTH) \
                 or s in labels:
@@ -323,6 +333,19 @@ def _implicit_functions(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
         return lhs, rhs
     as_functions = {Symbol(n): Function(n)(XI) for n in names}
     return lhs.xreplace(as_functions), rhs.xreplace(as_functions)
+
+
+def _entries_as_variables(lhs: Expr, rhs: Expr, model: Model) -> tuple[Expr, Expr]:
+    """∂g_1(x_1)/∂x_1 = −1/x_1 about a note's own intermediate variables x_1, x_2, …: each
+    entry is a plain variable of one-variable calculus (not softmax's, not random)."""
+    both = lhs - rhs
+    entries = both.atoms(Indexed)
+    if not both.has(Derivative) or not entries or both.has(E, Var, Cov, LOSS, Sum) or any(
+            str(x.base.label) in SOFTMAX_BASES or str(x.base.label) in {f.name for f in model.families}
+            or not all(a.is_Integer for a in x.indices) for x in entries):
+        return lhs, rhs
+    plain = {x: Symbol(f"{x.base.label}_{'_'.join(map(str, x.indices))}") for x in entries}
+    return lhs.xreplace(plain), rhs.xreplace(plain)
 
 
 def _is_calculus(e: Expr) -> bool:
@@ -392,7 +415,7 @@ def _one_row(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
     return lhs.xreplace(one), rhs.xreplace(one)
 
 
-def _softmax_conventions(e: Expr, model: Model) -> Expr:
+def _softmax_conventions(e: Expr, model: Model, lengths: set[Symbol] = frozenset()) -> Expr:
     """Sums as derivations.softmax writes them: bound index k, upper limit its length n."""
     from derivations.softmax import n as length
 
@@ -401,7 +424,8 @@ def _softmax_conventions(e: Expr, model: Model) -> Expr:
         if rest:
             return s
         # the note's own name for the number of classes (n, C, K, N, d) is softmax's n
-        if isinstance(hi, Symbol) and not (hi.is_integer and hi.name in "ijklmc"):
+        if isinstance(hi, Symbol) and (not (hi.is_integer and hi.name in "ijklc")
+                                       or hi in lengths):
             hi = length
         return Sum(s.function, (var, lo, hi))
 
@@ -551,10 +575,21 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
     from derivations.softmax.hypotheses import SoftmaxHypothesis
 
     lhs, rhs = _one_row(lhs, rhs)
-    lhs, rhs = (_softmax_conventions(x, model) for x in (lhs, rhs))
+    layered = sorted({str(x) for e in (lhs, rhs) for x in e.atoms(Indexed)
+                      if str(x.base.label) in SOFTMAX_BASES and any(
+                          isinstance(a, Symbol) and a.name[:1].isupper() for a in x.indices)})
+    if layered:  # z_L, a_L: the last layer's whole vector, not an entry of it
+        raise UnsupportedExpression(f"{', '.join(layered)}: a capital subscript names a layer "
+                                    "(a whole vector), not an entry")
+    for a, b in ((lhs, rhs), (rhs, lhs)):
+        if b.has(Sum) and _lettered_terms(a):
+            raise UnsupportedExpression("a sum written out over entries named by letters "
+                                        "(z_a + z_b + z_c): the vector's length is not said")
+    lengths = letters_as_lengths(lhs, rhs)
+    lhs, rhs = (_softmax_conventions(x, model, lengths) for x in (lhs, rhs))
     pool = tuple(h for h in declared if isinstance(h, SoftmaxHypothesis))
     pool += () if TARGET_SUMS_TO_ONE in pool else (TARGET_SUMS_TO_ONE,)
-    v = check_softmax_equality(lhs, rhs, n=_written_length(lhs, rhs), reason=reason,
+    v = check_softmax_equality(lhs, rhs, n=written_length(lhs, rhs), reason=reason,
                                hypotheses=pool)
     if not v.decided:
         raise UnsupportedExpression(f"cannot decide whether {text(v.residual_given)} is 0")
@@ -562,14 +597,25 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
     return status, needs, v.residual_given
 
 
-def _worked_example(lhs: Expr, rhs: Expr, aliases: Sequence[tuple[Expr, Expr]]
-                    ) -> tuple[Expr, Expr]:
+def _lettered_terms(e: Expr) -> bool:
+    """e^{z_a} + e^{z_b} + e^{z_c}: a written-out sum whose terms are entries named by
+    three or more different letters — a vector of those entries, of a length not said."""
+    for a in e.atoms(Add):
+        letters = [ix.indices[-1] for t in a.args for ix in t.atoms(Indexed)
+                   if str(ix.base.label) in SOFTMAX_BASES and isinstance(ix.indices[-1], Symbol)]
+        if len(a.args) >= 3 and len(set(letters)) >= 3 and len(letters) == len(a.args):
+            return True
+    return False
+
+
+def _worked_example(lhs: Expr, rhs: Expr, aliases: Sequence[tuple[Expr, Expr]],
+                    written: tuple[Expr, Expr]) -> tuple[Expr, Expr]:
     """Σ_{k=1}^{C} f(k) written out as f(1) + f(2) + f(3) on the other side: in this worked
     example C is 3 — the sum is expanded so the example's values (Y_{11} = 1) apply.
 
     The loss L beside such a side is the example's loss too: −Σ_k t_k log y_k over the
     entries the example gives values for (Y = [1, 0, 0]: three), so those values apply."""
-    for a, b in ((lhs, rhs), (rhs, lhs)):
+    for a, b, as_written in ((lhs, rhs, written[1]), (rhs, lhs, written[0])):
         sums = list(a.atoms(Sum))
         if not sums or b.has(Sum):
             continue
@@ -577,10 +623,14 @@ def _worked_example(lhs: Expr, rhs: Expr, aliases: Sequence[tuple[Expr, Expr]]
         ints = [int(x) for ix in b.atoms(Indexed) for x in ix.indices if x.is_Integer]
         if len(uppers) != 1 or not ints or max(ints) < 2:
             continue
+        # the example's length: the terms the other side writes out, or else the entries
+        # its values are given for (t = [1, 0, 0]: 3) — never the largest index alone
+        # (∂y_1/∂x_2 says nothing of how many entries y has)
+        size = max(ints) if writes_out(as_written, max(ints)) else _example_size(aliases)
         upper = next(iter(uppers))
-        if not isinstance(upper, Symbol) or b.has(upper):
+        if size < max(ints) or not isinstance(upper, Symbol) or b.has(upper):
             continue
-        m = Integer(max(ints))
+        m = Integer(size)
         concrete = a.xreplace({upper: m}).replace(
             lambda s: isinstance(s, Sum), lambda s: Add(*(s.function.xreplace(
                 {s.limits[0][0]: Integer(v)}) for v in range(int(s.limits[0][1]),
@@ -589,6 +639,20 @@ def _worked_example(lhs: Expr, rhs: Expr, aliases: Sequence[tuple[Expr, Expr]]
         lhs, rhs = (expanded, b) if a is lhs else (b, expanded)
         break
     return _example_loss(lhs, rhs, aliases)
+
+
+def _example_size(aliases: Sequence[tuple[Expr, Expr]]) -> int:
+    """The most entries 1 … m of one vector a worked example gives numbers for (t_1 = 1,
+    t_2 = 0, t_3 = 0: 3) — the length of the example's vectors."""
+    valued = {(str(k.base.label), k.indices[-1]) for k, v in aliases
+              if isinstance(k, Indexed) and k.indices[-1].is_Integer and v.is_number}
+    sizes = [0]
+    for base in {b for b, _ in valued}:
+        m = 0
+        while (base, Integer(m + 1)) in valued:
+            m += 1
+        sizes.append(m)
+    return max(sizes)
 
 
 def _example_loss(lhs: Expr, rhs: Expr, aliases: Sequence[tuple[Expr, Expr]]
@@ -618,26 +682,6 @@ def _example_loss(lhs: Expr, rhs: Expr, aliases: Sequence[tuple[Expr, Expr]]
     loss = -Add(*(t[row + (Integer(c),)] * log(y[row + (Integer(c),)]) for c in range(1, m + 1)))
     a = substitute(a.xreplace({LOSS: loss}), aliases)
     return (a, b) if lhs.has(LOSS) else (b, a)
-
-
-def _written_length(lhs: Expr, rhs: Expr) -> int | None:
-    """The vector length a step fixes by writing every term out (e^{z_1}+e^{z_2}+e^{z_3}: 3).
-
-    A step whose indices are all numbers and that writes no Σ is about a concrete vector;
-    one with an index letter or a Σ holds for every length n."""
-    both = lhs - rhs
-    if both.has(Sum) or both.has(LENGTH):
-        return None
-    idx = [a for x in both.atoms(Indexed) if str(x.base.label) in SOFTMAX_BASES
-           for a in x.indices]
-    if not idx or not all(a.is_Integer for a in idx):
-        return None
-    # a sum written inside a side (not the difference of the two sides, which is always one)
-    sums = [a for side in (lhs, rhs) for a in side.atoms(Add)
-            if sum(1 for t in a.args if t.has(Indexed)) >= 2]
-    if not sums:
-        return None  # y_1 y_2 alone says nothing of the length
-    return max(int(a) for a in idx)
 
 
 def _recorded(ctx: _Context, step: Step, status: StepStatus, note: str, n: int,
@@ -753,6 +797,7 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
     if lhs == rhs:  # the same expression on both sides (a + 1 − 1 was already cancelled)
         checker = "softmax" if _is_softmax(lhs, model) else "moments"
         return StepStatus.HOLDS, (frozenset(),), S.Zero, False, checker
+    lhs, rhs = _entries_as_variables(lhs, rhs, model)
     if _is_calculus(lhs) or _is_calculus(rhs):
         status, residual = _calculus(lhs, rhs)
         return status, (frozenset(),) if status.ok else (), residual, False, "calculus"
@@ -789,7 +834,7 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     aliases = without_variables(step.aliases, step.lhs.value, step.rhs.value)
     lhs = substitute(step.lhs.value, aliases)
     rhs = substitute(step.rhs.value, aliases)
-    lhs, rhs = _worked_example(lhs, rhs, aliases)
+    lhs, rhs = _worked_example(lhs, rhs, aliases, (step.lhs.value, step.rhs.value))
     particular = _particular_entries(step, lhs, rhs)  # before a case's i ≠ j makes i, j numbers
     lhs, rhs = _implicit_functions(lhs, rhs)
     if (lhs.has(PRIME) or rhs.has(PRIME)):
@@ -805,14 +850,24 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
         cond = ("≠",) + tuple(prev_cond[1:])
     conds = list(cond[1:]) if cond and cond[0] == "and" else [cond] if cond else []
     # "=" first (j := i), then each "≠" as a relabelling of both sides at once
+    original = declared
+    case: dict[Expr, Expr] = {}
+    # the class a one-hot label marks is in every step about the loss, written or not
+    labels = {h.label for h in declared if hasattr(h, "label")}
     for c in sorted(conds, key=lambda c: c[0] != "="):
-        if c[0] == "otherwise" or not all(x.is_Integer or _free_in(lhs - rhs, x)
+        if c[0] == "otherwise" or not all(x.is_Integer or x in labels or _free_in(lhs - rhs, x)
                                           for x in c[1:]):
             continue  # "when j = c" about a sum's own index says nothing of this step
         if c[0] == "≠" and isinstance(c[1], Symbol) and isinstance(c[2], Symbol):
             m = max((int(x) for x in (lhs - rhs).atoms(Integer) if x.is_positive), default=0)
             sub = {c[1]: Integer(m + 1), c[2]: Integer(m + 2)}
+            case.update(sub)
             lhs, rhs = lhs.subs(sub, simultaneous=True), rhs.subs(sub, simultaneous=True)
+            # "for incorrect class j" (j ≠ k) with the label one-hot at k: the same k
+            from derivations.softmax import OneHotTarget
+
+            declared = tuple(replace(h, label=sub[h.label]) if isinstance(h, OneHotTarget)
+                             and h.label in sub else h for h in declared)
         else:
             lhs, rhs = _under_condition(lhs, c), _under_condition(rhs, c)
     if step.kind == "follows" and step.premise is not None:
@@ -834,6 +889,9 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
         with _time_limit(min(STEP_SECONDS, remaining), "this step"):
             status, needs, residual, mean_square, checker = _judge(lhs, rhs, model, declared,
                                                                    step.reason)
+        # a hypothesis relabelled with the case (t_m = δ_m3 for k) is said as the note has it
+        back = {h: o for h, o in zip(declared, original) if h != o}
+        needs = tuple(frozenset(back.get(h, h) for h in s) for s in needs)
     except DerivationError as exc:
         if isinstance(exc, ExpressionTooLarge) and "took longer" in str(exc):
             where = _loc(ctx, step.rhs)
@@ -870,7 +928,7 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     return StepResult(n, _loc(ctx, step.rhs), lhs, rhs, step.reason, status, needs, dset,
                       residual, mean_square, checker, lhs_source=step.lhs.source,
                       rhs_source=step.rhs.source, kind=step.kind, relation=step.relation,
-                      condition=step.condition)
+                      condition=step.condition, case=tuple(case.items()))
 
 
 #: A decimal as written: its digits after the point say how precisely it was meant.
@@ -986,7 +1044,7 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
     context = False  # the paragraph before was about the components: a list goes on
     for e in events:
         if isinstance(e, (Prose, Heading)):
-            text = re.sub(r"\$+([^$]*)\$+", lambda m: " " + m.group(1) + " ", e.text)
+            text = _math_as_words(e.text)
             found = read_assumptions(text, notation.families, notation.scalars, context=context)
             for f in found:
                 add(f.hypothesis, source.location(e.offset(0)), f.phrase)
@@ -995,16 +1053,20 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
             m = _TARGET_WORDS.search(text) or _one_hot_lists(text)
             if m:
                 add(_target_sums_to_one(), source.location(e.offset(0)), m.group(0))
-            m = _CORRECT_CLASS.search(text)
+            m = CORRECT_CLASS.search(text)
             if m:  # "the index of the correct class is k": the label is one-hot at k
                 from derivations.softmax import OneHotTarget
 
-                add(OneHotTarget(index_symbol(m.group(1) or m.group(2))),
+                add(OneHotTarget(index_symbol(class_letter(m))),
                     source.location(e.offset(0)), m.group(0))
         if isinstance(e, Math):
             context = context and not e.display
             for h, at in _laws(e, model):
                 add(h, source.location(e.offset(at)), " ".join(e.text.split())[:60])
+            label = _one_hot_value(e.text, notation)
+            if label is not None:  # y = [0; 1; 0; 0]: the label, written out, is one-hot
+                add(_target_sums_to_one(), source.location(e.offset(label.start())),
+                    " ".join(label.group(0).split())[:60])
     for a in assumed:
         try:
             found = ([_target_sums_to_one()] if isinstance(a.lhs, Sum) or a.lhs.is_Add else
@@ -1021,21 +1083,32 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
 _CONDITION_ONLY = re.compile(r"\$+\s*[a-z]\s*(=|≠|\\neq?|\\not\s*=)\s*[a-z]\s*\$+[\s:：,，]*")
 #: What says the target is a probability vector: one-hot labels, a distribution.
 _TARGET_WORDS = re.compile(
-    r"one[- ]?hot|独热|只有一个(?:元素|分量)?为\s*1|only one (?:non-?zero|element)|"
+    r"one\s*-?\s*hot|独热|只有一个(?:元素|分量)?为\s*1|only one (?:non-?zero|element)|"
+    r"exactly one (?:of )?[^.。]{0,30}(?:is|equals?|=)\s*(?:1|one)\b|only (?:1|one) class|"
+    r"(?:is|equals?|=)\s*1 if and only if|\b0\s*/\s*1 (?:target|label)|"
+    r"(?:the )?(?:rest|others) (?:are|being) (?:0|zeros?)\b|有且(?:仅|只)有一个|其余(?:都|均)?为\s*0|"
     r"(?:label|target|标签)[^.。]{0,40}(?:probability distribution|概率分布|sums? to (?:one|1)|和为\s*1)|"
     r"(?:probability distribution|概率分布)[^.。]{0,30}(?:label|target|标签)", re.IGNORECASE)
 
 
-#: The class a one-hot label marks, named by a letter: "the correct class is k",
-#: "index of the correct class is k", "正确类别为 k", "真实标签的下标为 k".
-_CORRECT_CLASS = re.compile(
-    r"(?:correct|true|target|ground[- ]truth)\s+(?:class|label|category)(?:\s+index)?"
-    r"\s*(?:is|=|:)\s*([a-z])\b(?!\s*[_^=]|\()|"
-    r"(?:正确|真实|目标)的?(?:类别|类|标签)的?(?:下标|索引|编号)?\s*(?:为|是|=)\s*([a-z])(?![A-Za-z_(^])",
-    re.IGNORECASE)
-
-
 _BIT_LIST = re.compile(r"\[\s*[01](?:\s*,\s*[01])+\s*\]")
+
+
+#: A letter set to a written-out vector of 0s and 1s: y = \begin{bmatrix} 0 \\ 1 \end{bmatrix}, y = [0,1,0].
+_LABEL_VALUE = re.compile(r"(?<![\\\w])([A-Za-z])\s*=\s*(?:\\begin\{[bpv]?matrix\}([\s01&\\]+)"
+                          r"\\end\{[bpv]?matrix\}|\[([\s01,]+)\])")
+
+
+def _one_hot_value(text: str, notation: Notation) -> re.Match[str] | None:
+    """The label letter (t, or the note's letter for it) set to a vector with a single 1."""
+    for m in _LABEL_VALUE.finditer(text):
+        letter = m.group(1)
+        if notation.rename.get(letter, letter) != "t":
+            continue
+        entries = re.findall(r"[01]", m.group(2) or m.group(3) or "")
+        if len(entries) >= 2 and entries.count("1") == 1:
+            return m
+    return None
 
 
 def _one_hot_lists(text: str) -> re.Match[str] | None:
@@ -1121,7 +1194,7 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
         notation = Notation()
     blocks: list[_Block] = []
     state = State()
-    title, lead = "", ""
+    title, lead, case = "", "", ""
     paragraph: Prose | None = None
     skipped = 0
     for e in events:
@@ -1134,6 +1207,7 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
         if isinstance(e, Heading):  # a new section; its title may name a case ("i = j 时")
             title = " ".join(e.text.split())
             lead = title or "§"
+            case = f"{title}. " if names_a_case(title) else ""
             continue
         if isinstance(e, Prose):
             words = e.text.split("$$", 1)[0] if e.text.count("$$") >= 2 else e.text
@@ -1145,7 +1219,9 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
             text = e.text
             if "$$" in text and not re.search(r"\$\$\s*[a-z]\s*(=|\\neq?|≠)\s*[a-z]\s*\$\$", text):
                 text = text.split("$$", 1)[0]
-            lead = text[-400:]
+            # the case a heading names goes on through its section's paragraphs (a
+            # paragraph that names its own case, as its last, wins)
+            lead = case + text[-400:]
             paragraph = e
             continue
         if isinstance(e, Math):
@@ -1173,11 +1249,27 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
                                   f"math not read: {msg}", problem=True))
     assumed: list[Assumed] = []
     chains = build_chains([b.math for b in blocks], notation, inline=settings.inline,
-                          leads=[b.lead for b in blocks], assumed=assumed)
+                          leads=[b.lead for b in blocks], assumed=assumed,
+                          correct=_correct_class(events))
     read_hyps, read_notes = _assumptions(source, events, notation, assumed)
     notes += read_notes
     return Reading(source, fmt, notation, tuple(blocks), tuple(chains), tuple(read_hyps),
                    tuple(notes), skipped, _correlated_components(source, events, notation))
+
+
+def _correct_class(events: Sequence[Any]) -> str | None:
+    """The letter the prose names the correct class by ("the correct class is k"), if any."""
+    for e in events:
+        if isinstance(e, (Prose, Heading)):
+            m = CORRECT_CLASS.search(_math_as_words(e.text))
+            if m:
+                return class_letter(m)
+    return None
+
+
+def _math_as_words(text: str) -> str:
+    """Prose with its inline math as plain words: "class is $k$" → "class is  k "."""
+    return re.sub(r"\$+([^$]*)\$+", lambda m: " " + m.group(1) + " ", text)
 
 
 def check_source(source: Source, fmt: Format, settings: Settings = Settings()) -> VerifyResult:

@@ -59,12 +59,13 @@ from sympy import exp as exp_
 from sympy import log as log_
 from sympy.core.function import AppliedUndef
 
-from attncheck.verify.parse import VectorLiteral
+from attncheck.verify.parse import LENGTH, SOFTMAX_BASES, VectorLiteral
 from attncheck.verify.result import Evidence, StepResult, StepStatus
 from derivations import Cov, DerivationError, E, Model, Var, evaluate
 from numeric import Point, compare, compare_samples, point_for
 
-__all__ = ["DIMENSION", "Evidence", "attach_evidence", "softmax_evidence", "without_evidence"]
+__all__ = ["DIMENSION", "Evidence", "attach_evidence", "letters_as_lengths", "softmax_evidence",
+           "without_evidence", "written_length"]
 
 #: The concrete dimension of the evidence points: large enough that a d versus √d
 #: mistake is a factor 4, small enough that sampling is cheap.
@@ -158,25 +159,43 @@ def _expected_gap(step: StepResult, model: Model, point: Point) -> float | None:
 #: and reversed, so a dropped δ_ij shows at i = j and a transposition at i ≠ j.
 SOFTMAX_N = 5
 INDEX_PAIRS = ((1, 2), (2, 2), (3, 1))
+#: k beside them (a class named by a letter): apart from both, equal to both, equal to j
+INDEX_K = (3, 2, 1)
 _H = 1e-30  # complex step: no subtraction, so h can be tiny; the error is O(h²)
 
 
-def _softmax_value(e: Expr, xs: np.ndarray, ts: np.ndarray, idx: dict[Symbol, int]) -> complex:
-    """e at scores xs, target ts and index values idx (complex so a step can pass through)."""
+def _softmax_value(e: Expr, xs: np.ndarray, ts: np.ndarray, idx: dict[Symbol, int],
+                   ys: np.ndarray | None = None) -> complex:
+    """e at scores xs, target ts and index values idx (complex so a step can pass through).
+
+    ``ys`` is softmax(xs) unless given: ∂L/∂y_j takes the outputs as the variables, so a
+    derivative by y_j moves y_j alone (the scores stay), one by x_j moves the scores."""
     from numeric.softmax import softmax
 
-    ys = softmax(xs)
+    if ys is None:
+        ys = softmax(xs)
     if isinstance(e, Derivative):
         (var, count), = e.variable_count
-        if count != 1 or not isinstance(var, Indexed):
-            raise ValueError(f"{e}: only first derivatives by a component x_j")
-        m = int(_softmax_value(var.indices[0], xs, ts, idx).real) - 1
-        bumped = xs.astype(complex)
-        bumped[m] += 1j * _H
-        return complex(_softmax_value(e.expr, bumped, ts, idx).imag / _H)
+        if count != 1 or not isinstance(var, Indexed) or str(var.base.label) not in "xyt":
+            raise ValueError(f"{e}: only first derivatives by a component x_j, y_j or t_j")
+        m = int(_softmax_value(var.indices[-1], xs, ts, idx, ys).real) - 1
+        moved = {"x": xs, "y": ys, "t": ts}[str(var.base.label)].astype(complex)
+        moved[m] += 1j * _H
+        if str(var.base.label) == "x":
+            return complex(_softmax_value(e.expr, moved, ts, idx).imag / _H)
+        if str(var.base.label) == "y":
+            return complex(_softmax_value(e.expr, xs, ts, idx, moved).imag / _H)
+        return complex(_softmax_value(e.expr, xs, moved, idx, ys).imag / _H)
     if isinstance(e, Indexed):
-        a = int(_softmax_value(e.indices[0], xs, ts, idx).real) - 1
-        return complex({"y": ys, "x": xs, "t": ts}[str(e.base.label)][a])
+        # A_{ic}: one row (sample i) of a matrix, as the symbolic check reads it — the class
+        # is the index that counts
+        a = int(_softmax_value(e.indices[-1], xs, ts, idx, ys).real) - 1
+        values = {"y": ys, "x": xs, "t": ts}.get(str(e.base.label))
+        if values is None:  # a letter the note never defined (its p_k beside y)
+            raise ValueError(f"{e.base.label} has no value at a softmax point")
+        if not 0 <= a < len(values):
+            raise ValueError(f"{e} is past the {len(values)} entries of the softmax point")
+        return complex(values[a])
     if isinstance(e, Symbol):
         if e.name == "L":  # the cross-entropy loss −Σ t_k log y_k
             return complex(-np.sum(ts * np.log(ys)))
@@ -186,16 +205,18 @@ def _softmax_value(e: Expr, xs: np.ndarray, ts: np.ndarray, idx: dict[Symbol, in
             return complex(idx[e])
         raise ValueError(f"{e} has no value at a softmax point")
     if isinstance(e, KroneckerDelta):
-        u, v = (_softmax_value(w, xs, ts, idx) for w in e.args)
+        u, v = (_softmax_value(w, xs, ts, idx, ys) for w in e.args)
         return complex(u == v)
     if isinstance(e, Sum):
         (var, lo, hi), = e.limits
-        lo_v, hi_v = (int(_softmax_value(v, xs, ts, idx).real) for v in (lo, hi))
-        return sum((_softmax_value(e.function, xs, ts, {**idx, var: m})
+        # a sum to the note's own name for the length (m, C, K) runs over the whole vector
+        lo_v, hi_v = (len(xs) if v is hi and isinstance(v, Symbol) and v not in idx
+                      else int(_softmax_value(v, xs, ts, idx, ys).real) for v in (lo, hi))
+        return sum((_softmax_value(e.function, xs, ts, {**idx, var: m}, ys)
                     for m in range(lo_v, hi_v + 1)), complex(0))
     if e.is_Number:
         return complex(e)
-    args = [_softmax_value(a, xs, ts, idx) for a in e.args]
+    args = [_softmax_value(a, xs, ts, idx, ys) for a in e.args]
     if isinstance(e, Add):
         return sum(args, complex(0))
     if isinstance(e, Mul):
@@ -212,6 +233,38 @@ def _softmax_value(e: Expr, xs: np.ndarray, ts: np.ndarray, idx: dict[Symbol, in
     raise ValueError(f"{type(e).__name__} has no numeric value here")
 
 
+def written_length(lhs: Expr, rhs: Expr) -> int | None:
+    """The vector length a step fixes by writing every term out (e^{z_1}+e^{z_2}+e^{z_3}: 3).
+
+    A step whose indices are all numbers and that writes no Σ is about a concrete vector;
+    one with an index letter or a Σ holds for every length n."""
+    both = lhs - rhs
+    if both.has(Sum) or both.has(LENGTH):
+        return None
+    idx = [a for x in both.atoms(Indexed) if str(x.base.label) in SOFTMAX_BASES
+           for a in x.indices]
+    if not idx or not all(a.is_Integer for a in idx):
+        return None
+    # a sum written inside a side (not the difference of the two sides, which is always one)
+    sums = [a for side in (lhs, rhs) for a in side.atoms(Add)
+            if sum(1 for t in a.args if t.has(Indexed)) >= 2]
+    if not sums:
+        return None  # y_1 y_2 alone says nothing of the length
+    return max(int(a) for a in idx)
+
+
+def letters_as_lengths(*sides: Expr) -> set[Symbol]:
+    """Index letters that stand only as the upper limit of sums (Σ^k_{j=1} e^{z_j}, where k
+    counts the classes): there they are the vector's length, not an index."""
+    uppers = {s.limits[0][2] for e in sides for s in e.atoms(Sum)
+              if isinstance(s.limits[0][2], Symbol)}
+    if not uppers:
+        return set()
+    outside = set().union(*(e.replace(lambda x: isinstance(x, Sum),
+                                      lambda x: x.function).free_symbols for e in sides))
+    return {u for u in uppers if u not in outside}
+
+
 def softmax_evidence(step: StepResult, *, seed: int | np.random.SeedSequence) -> Evidence:
     """Both sides at seeded scores x (n = 5) and a random target t, at each index pair.
 
@@ -221,8 +274,16 @@ def softmax_evidence(step: StepResult, *, seed: int | np.random.SeedSequence) ->
     n terms, with a 64-fold margin; a real difference (a dropped δ_ij y_i) is O(0.1).
     """
     rng = np.random.default_rng(seed)
-    xs, ts = rng.normal(size=SOFTMAX_N), rng.dirichlet(np.ones(SOFTMAX_N))
-    from derivations.softmax import TARGET_SUMS_TO_ONE, i, j
+    # a worked example written out over its entries (e^{z_1} + e^{z_2} + e^{z_3}) is about
+    # a vector of that length, as the symbolic check took it
+    size = written_length(step.lhs, step.rhs) or SOFTMAX_N
+    # Σ^k_{j=1} with k nowhere else: k counts the entries here, as it did symbolically
+    lengths = letters_as_lengths(step.lhs, step.rhs)
+    if lengths:
+        whole = {u: Symbol("n") for u in lengths}
+        step = replace(step, lhs=step.lhs.xreplace(whole), rhs=step.rhs.xreplace(whole))
+    xs, ts = rng.normal(size=size), rng.dirichlet(np.ones(size))
+    from derivations.softmax import TARGET_SUMS_TO_ONE, OneHotTarget, i, j, k
 
     violated: tuple[str, ...] = ()
     if step.status is StepStatus.NEEDS_UNDECLARED and TARGET_SUMS_TO_ONE in step.undeclared:
@@ -230,19 +291,31 @@ def softmax_evidence(step: StepResult, *, seed: int | np.random.SeedSequence) ->
         violated = (str(TARGET_SUMS_TO_ONE),)
     holds = step.status.ok
     kind = "confirmation" if holds else "counterexample"
-    worst: tuple[float, float, float, float, tuple[int, int]] = (0.0, 0.0, 0.0, 0.0, INDEX_PAIRS[0])
-    for a, b in INDEX_PAIRS:
-        idx = {i: a, j: b}
+    worst: tuple[float, float, float, float, tuple[int, int, int], np.ndarray] = (
+        0.0, 0.0, 0.0, 0.0, INDEX_PAIRS[0] + INDEX_K[:1], ts)
+    # a step that holds given a one-hot label is tried with one: at the class the case
+    # fixed (j ≠ k made k = 3), or at the value the letter takes at each index triple
+    fixed = dict(step.case)
+    classes = [fixed.get(h.label, h.label) for h in step.used | step.declared
+               if isinstance(h, OneHotTarget)]
+    triples = [(a, b, c) for (a, b), c in zip(INDEX_PAIRS, INDEX_K) if max(a, b, c) <= size]
+    for a, b, c in triples or [(1, 1, 1)]:
+        idx = {i: a, j: b, k: c}
+        if classes:
+            label = int(_softmax_value(classes[0], xs, ts, idx).real)
+            if not 1 <= label <= size:
+                raise ValueError(f"the class {label} is past the {size} entries")
+            ts = np.eye(size)[label - 1]
         lhs = float(_softmax_value(step.lhs, xs, ts, idx).real)
         rhs = float(_softmax_value(step.rhs, xs, ts, idx).real)
         tol = float(64 * SOFTMAX_N * np.finfo(float).eps * (1 + abs(lhs) + abs(rhs)))
         ratio = abs(lhs - rhs) / tol
         if ratio >= worst[0]:
-            worst = (ratio, lhs, rhs, tol, (a, b))
-    ratio, lhs, rhs, tol, (a, b) = worst
+            worst = (ratio, lhs, rhs, tol, (a, b, c), ts)
+    ratio, lhs, rhs, tol, (a, b, c), ts = worst
     agree = bool(ratio <= 1)
-    point = (f"n={SOFTMAX_N} x={np.array2string(xs, precision=3)} "
-             f"t={np.array2string(ts, precision=3)} i={a} j={b}")
+    point = (f"n={size} x={np.array2string(xs, precision=3)} "
+             f"t={np.array2string(ts, precision=3)} i={a} j={b} k={c}")
     return Evidence(kind, point, violated, lhs, tol, rhs, ratio, 1.0, agree, len(INDEX_PAIRS),
                     "complex step", 0.0, 1.0, tol / max(1.0, abs(rhs)), agree == holds)
 
@@ -263,7 +336,11 @@ def calculus_evidence(step: StepResult, *, seed: int | np.random.SeedSequence) -
     general = sorted({f for e in (step.lhs, step.rhs) for f in e.atoms(AppliedUndef)}, key=str)
     concrete = {f: Float(rng.uniform(0.5, 2.0)) * exp_(Float(rng.uniform(-1.0, 1.0)) * f.args[0])
                 + Float(rng.uniform(1.0, 2.0)) for f in general if len(f.args) == 1}
-    step = replace(step, lhs=step.lhs.xreplace(concrete), rhs=step.rhs.xreplace(concrete))
+    # x_1, x_2 of a note's own chain of variables: each entry a plain variable, as judged
+    plain = {x: Symbol(f"{x.base.label}_{'_'.join(map(str, x.indices))}")
+             for e in (step.lhs, step.rhs) for x in e.atoms(Indexed)}
+    step = replace(step, lhs=step.lhs.xreplace(concrete).xreplace(plain),
+                   rhs=step.rhs.xreplace(concrete).xreplace(plain))
     both = step.lhs - step.rhs
     free = sorted(both.free_symbols | {v for d in both.atoms(Derivative) for v in d.variables},
                   key=str)

@@ -124,7 +124,7 @@ _TEXTS = {"text", "textrm", "textup", "textit", "textbf", "textsf", "texttt", "m
 
 _SIMPLE = {
     "frac": "FRAC", "dfrac": "FRAC", "tfrac": "FRAC", "cfrac": "FRAC", "over": "OVER",
-    "sqrt": "SQRT", "sum": "SUM", "prod": "PROD", "partial": "PARTIAL", "nabla": "NABLA",
+    "sqrt": "SQRT", "sum": "SUM", "prod": "PROD", "partial": "PARTIAL", "nabla": "NABLA", "bigtriangledown": "NABLA",
     "infty": "INFTY", "cdots": "ELLIPSIS", "ldots": "ELLIPSIS", "dots": "ELLIPSIS",
     "dotsb": "ELLIPSIS", "dotsc": "ELLIPSIS", "dotsm": "ELLIPSIS", "vdots": "ELLIPSIS",
     "ddots": "ELLIPSIS", "cdot": "CDOT", "cdotp": "CDOT", "bullet": "CDOT", "times": "TIMES",
@@ -277,6 +277,11 @@ class _Lexer:
                 self.emit("TEXT", m.group(0).strip(), i, i + m.end(), note=m.group(0).strip())
                 i += m.end()
                 continue
+            if unicodedata.category(c) == "So" and c not in "°©®":
+                # ☆ = Σ_k e^{a_k}: a note may name a quantity by any symbol it can type
+                self.emit("LETTER", c, i, i + 1)
+                i += 1
+                continue
             raise LexError(f"unexpected character {c!r}", i)
 
     def relation(self, i: int, hi: int) -> int:
@@ -317,9 +322,9 @@ class _Lexer:
             return end
         while j < len(run):
             w = _WORD_RE.match(run, j)
-            if w and w.group(0) in ("loss", "Loss") and w.end() == len(run) and \
-                    not text[i + len(run):hi].lstrip().startswith("("):
-                self.emit("LETTER", "L", i + j, i + w.end())  # loss = …: the loss L, a name
+            if w and w.group(0) in ("loss", "Loss") and w.end() == len(run):
+                # loss = …, loss(w, b) = …: the loss L, a name (with its parameters, as L(θ))
+                self.emit("LETTER", "L", i + j, i + w.end())
                 j = w.end()
                 continue
             if w and (w.end() == len(run) or len(w.group(0)) > 2):
@@ -387,6 +392,14 @@ class _Lexer:
                     end += spec.end()
             self.emit("BEGIN" if name == "begin" else "END", env, i, end)
             return end
+        if name == "displaylines":  # \displaylines{a \\ b}: rows, centred — a gathered
+            g = _group(text, j)
+            if not g:
+                raise LexError("\\displaylines without its {…}", i)
+            self.emit("BEGIN", "gathered", i, g[0])
+            self.run(g[0], g[1] - 1)
+            self.emit("END", "gathered", g[1] - 1, g[1])
+            return g[1]
         if name == "tag":
             a = _argument(text, j)
             if not a:
@@ -557,7 +570,15 @@ class _Lexer:
             for tk in toks[1:]:
                 self.out.append(Tok(tk.kind, tk.value, a[0] + tk.start, a[0] + tk.end, tk.note))
             return a[2]
-        # \mathbf{QK}, \hat{y_i}, \overline{q \cdot k}: the contents, decorations dropped
+        if accent and len(toks) >= 3 and toks[0].kind in ("LETTER", "GREEK") and \
+                toks[1].kind == "SUB":  # \hat{y_i}: the hat on the letter, ŷ_i, as \hat{y}_i
+            self.emit(toks[0].kind, unicodedata.normalize("NFC", toks[0].value + accent), i,
+                      a[0] + toks[0].end, note=name)
+            for n, tk in enumerate(toks[1:], 2):  # the last ends at the accent's }: a[2]
+                end = a[2] if n == len(toks) else a[0] + tk.end
+                self.out.append(Tok(tk.kind, tk.value, a[0] + tk.start, end, tk.note))
+            return a[2]
+        # \mathbf{QK}, \overline{q \cdot k}: the contents, decorations dropped
         self.emit("LBRACE", "{", a[0] - 1, a[0])
         for t in toks:
             self.out.append(Tok(t.kind, t.value, a[0] + t.start, a[0] + t.end, t.note))

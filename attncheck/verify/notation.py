@@ -28,6 +28,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from itertools import pairwise
+from typing import Any
 
 from attncheck.verify.lexer import BOLD, Tok
 from attncheck.verify.parse import Notation, prepare
@@ -40,6 +42,8 @@ LOSS_NAMES = ("L", "calL", "J", "C", "ell", "H", "ℓ", "E", "Loss", "loss", "CE
 #: Letters that are never a random family (operators, Euler's e, the dimension's d).
 _NOT_FAMILIES = {"E", "D", "V", "e", "d", "i", "j", "n", "T", "N", "O", "P", "R"}
 MAX_FAMILIES = 3
+#: Letters that index components, never name a vector.
+_INDICES = "ijkmnc"
 
 
 def _letter(t: Tok) -> str | None:
@@ -71,12 +75,48 @@ def _name_of(toks: Sequence[Tok]) -> tuple[str, bool] | None:
     return None
 
 
-def _softmax_logits(toks: Sequence[Tok]) -> str | None:
-    """The logits' letter when ``toks`` is a softmax: e^{z_i}/Σ_j e^{z_j}, softmax(z)(_i), σ(z)_i."""
+def _own_variables(definitions: Sequence[tuple[Row, list[Any]]], rename: dict[str, str]
+                   ) -> set[str]:
+    """Letters x, y, t (softmax's own: scores, outputs, label) that the note defines entry by
+    entry as something else — a function of another entry (x_1 = g_2(x_2)), not a value of
+    a worked example (x_1 = 2) nor a softmax."""
+    return {x for x in _chained(definitions) if x in ("x", "y", "t") and x not in rename
+            and x not in rename.values()}
+
+
+def _chained(definitions: Sequence[tuple[Row, list[Any]]]) -> set[str]:
+    """Letters the note defines entry by entry through a function it names (x_1 = g_2(x_2)):
+    intermediate variables of a chain rule, whatever the letter."""
+    out: set[str] = set()
+    for _, pieces in definitions:
+        lhs = _name_of(pieces[0].toks) if pieces[0] is not None else None
+        if lhs is not None and lhs[1] and any(_subscripted_call(p.toks) for p in pieces[1:]
+                                              if p is not None):
+            out.add(lhs[0])
+    return out
+
+
+def _subscripted_call(toks: Sequence[Tok]) -> str | None:
+    """``g_1(x_1)``, ``g_{2}(x_2, x_3)``: the name g_1 of a function applied, else None."""
+    t = [u for u in toks if u.kind not in ("LBRACE", "RBRACE")]
+    if len(t) >= 5 and _letter(t[0]) and t[1].kind == "SUB" and \
+            t[2].kind in ("NUMBER", "LETTER") and t[3].kind == "LPAR" and t[-1].kind == "RPAR" \
+            and _letter(t[0]) not in ("E", "D", "σ", "sigma", "e", "delta"):
+        return f"{_letter(t[0])}_{t[2].value}"
+    return None
+
+
+def _softmax_logits(toks: Sequence[Tok], named: bool = True) -> str | None:
+    """The logits' letter when ``toks`` is a softmax: e^{z_i}/Σ_j e^{z_j}, softmax(z)(_i), σ(z)_i
+    (with ``named`` False, only a softmax written out as a fraction)."""
     kinds = [t.kind for t in toks]
     for n, t in enumerate(toks):
-        if t.kind == "WORD" and t.value.lower() == "softmax":
-            for u in toks[n + 1:n + 4]:
+        if named and t.kind == "WORD" and t.value.lower() == "softmax":
+            after = list(toks[n + 1:])
+            if after[:1] and after[0].kind == "SUB":  # softmax_j(S): j says along which axis
+                after = after[2:] if len(after) > 1 and after[1].kind != "LBRACE" else \
+                    after[next((m for m, u in enumerate(after) if u.kind == "RBRACE"), 0) + 1:]
+            for u in after[:3]:
                 if _letter(u) is not None:
                     return _letter(u)
     if "FRAC" in kinds or "SLASH" in kinds or "OVER" in kinds:
@@ -94,6 +134,11 @@ def _softmax_logits(toks: Sequence[Tok]) -> str | None:
                     letters.append(_letter(nxt[0]))
         if len(letters) >= 2 and letters[0] == letters[-1] and "SUM" in kinds:
             return letters[0]
+        if len(letters) >= 3 and len(set(letters)) == 1 and "PLUS" in kinds:
+            # a_1 = e^{z_1}/(e^{z_1} + e^{z_2} + e^{z_3}): a worked example's softmax
+            return letters[0]
+        if len(letters) >= 2 and "SUM" in kinds and set(letters) <= set(_INDICES):
+            return ""  # e^j/Σ_i e^i: a softmax whose scores the note leaves unnamed
     return None
 
 
@@ -151,6 +196,12 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
             if p is None:
                 continue
             z = _softmax_logits(p.toks)
+            if any(t.kind == "WORD" and t.value in ("log", "ln") for t in p.toks):
+                z = None  # L_i = −log(e^{f_{y_i}}/Σ_j e^{f_j}): a loss of the softmax, not it
+            if z is not None and output is not None and lhs[0] not in (output, z) and lhs[1]:
+                # a second softmax in the note's other letters (σ(A) first, then a_1 =
+                # e^{z_1}/(e^{z_1} + e^{z_2} + e^{z_3}) in an example): the same output
+                aliases.add(lhs[0])
             # Y = softmax(X) with capitals names whole matrices — unless the note also
             # writes P_k, a component of that letter
             if z is not None and output is None and lhs[0] != z and \
@@ -165,6 +216,15 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                 pieces[0].toks[1].kind == "LPAR" and _letter(pieces[0].toks[0]) not in \
                 ("E", "D", "σ", "sigma"):
             functions.add(lhs[0])
+        for p in pieces[:-1]:  # L = g_1(x_1) = −log(x_1): g_1 is a function the note names
+            called = _subscripted_call(p.toks) if p is not None else None
+            if called is not None:
+                functions.add(called)
+    for name, z in _softmax_vectors(rows):  # [e^{z_1}/(…); …] = [a_1; a_2; a_3]
+        if output is None:
+            output, logits = name, z
+        elif name not in (output, logits):
+            aliases.add(name)
     target = loss = None
     outputs = {output} | aliases if output is not None else set()
     for r, pieces in definitions:
@@ -183,13 +243,15 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                 for p in r.pieces:
                     if p is not None and target is None:
                         target = _loss_target(p.toks, outputs)[1]
+    if output is None:  # ∂S_i/∂a_j = ∂/∂a_j (e^{a_i}/Σ_k e^{a_k}): S is that softmax
+        output, logits = _differentiated_softmax(rows, _chained(definitions)) or (None, None)
     if output is None and _sigma_is_softmax(rows):
         output = "sigma"
         logits = _inside_sigma(rows)
     more_logits: set[str] = set()
     if output is not None:  # e^{a_i}/Σ_k e^{a_k} anywhere: the scores, whatever the letter
         more_logits = {z for block in rows for r in block for p in r.pieces if p
-                       for z in [_softmax_logits(p.toks)] if z is not None}
+                       for z in [_softmax_logits(p.toks)] if z}
         if output == "sigma":
             more_logits |= _all_inside_sigma(rows)
         logits = logits or next(iter(sorted(more_logits)), None)
@@ -197,12 +259,15 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         rename[output] = "y"
     for name in aliases:
         rename[name] = "y"
-    for z in more_logits - {output, "x"} - set(aliases):
+    # a letter the note also writes as an index (z_s) is not renamed as scores: its second
+    # softmax (y_i = e^{s_i}/Σ_c e^{s_c}) is left unread rather than its indices misread
+    for z in more_logits - {output, "x"} - set(aliases) - _index_letters(rows):
         rename.setdefault(z, "x")
-    if logits is not None and logits != "x":
+    if logits and logits != "x" and logits not in _index_letters(rows):
         rename[logits] = "x"
-        if logits.isupper() and logits.lower() in indexed and logits.lower() not in rename:
-            rename[logits.lower()] = "x"  # Y = [y_1, y_2, y_3]: the vector and its entries
+        if logits.isupper() and logits.lower() in indexed and logits.lower() not in rename \
+                and logits.lower() in _exponent_letters(rows):
+            rename[logits.lower()] = "x"  # Y = [y_1, y_2, y_3], e^{y_1}: the vector, its entries
     if target is not None and target != "t":
         rename[target] = "t"
     if loss is not None:
@@ -212,6 +277,9 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         # a_j the softmax and y_j beside it: y is not the output that a becomes, and two
         # letters must never merge into one — the label, when the note names no other
         rename["y"] = "t" if target is None else "υ"
+    for letter in _own_variables(definitions, rename):
+        # x_1 = g_2(x_2) = c_1/x_2: the note's x is a variable of its own, not softmax's scores
+        rename[letter] = letter + "ʹ"
     softmax_letters = set(rename) | set(rename.values())
     if any(t.kind in ("PARTIAL", "NABLA") or (t.kind == "WORD" and t.value.lower() in
                                               ("softmax", "log", "ln", "exp"))
@@ -224,6 +292,9 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     for x in scalars:  # X in Var(X) is a random variable there, whatever softmax calls it
         rename.pop(x, None)
     dim = declared_dim or _dimension(rows, families) or default_dim or "d"
+    if dim in families and not declared_families:
+        # Σ_{i=1}^{k} p_i beside E(X): k counts the classes; the lecture's pair is not k here
+        families = tuple(f for f in families if f != dim)
     # every pair may be dependent until the note says otherwise: independence is a hypothesis
     pairs = ((families[0], families[1]),) if len(families) >= 2 else ()
     pairs += tuple((a, b) for n, a in enumerate(scalars) for b in scalars[n + 1:])
@@ -276,6 +347,105 @@ def _vector_indexed(rows: Sequence[Sequence[Row]], families: tuple[str, ...]) ->
                             after[:5] == ["LBRACE", "LETTER", "COMMA", "LETTER", "RBRACE"]:
                         out.add(name)
     return frozenset(out)
+
+
+def _matrix_entries(toks: Sequence[Tok]) -> list[list[Tok]] | None:
+    """The entries of a piece that is one written-out matrix (bmatrix, pmatrix …)."""
+    if len(toks) < 3 or toks[0].kind != "BEGIN" or toks[-1].kind != "END":
+        return None
+    entries: list[list[Tok]] = [[]]
+    for t in toks[1:-1]:
+        if t.kind in ("ROWSEP", "AMP"):
+            entries.append([])
+        elif t.kind in ("BEGIN", "END"):
+            return None  # a matrix inside: not one vector
+        else:
+            entries[-1].append(t)
+    return [e for e in entries if e]
+
+
+def _softmax_vectors(rows: Sequence[Sequence[Row]]) -> list[tuple[str, str]]:
+    """(output, logits) for each row that writes a softmax out as a vector and names its
+    entries: ``[e^{z_1}/(e^{z_1}+e^{z_2}+e^{z_3}); …] = [a_1; a_2; a_3]``."""
+    found = []
+    for block in rows:
+        for row in block:
+            vectors = [_matrix_entries(p.toks) for p in row.pieces if p is not None]
+            scores = {z for v in vectors if v for z in [_softmax_logits(v[0])] if z}
+            for v in vectors:
+                names = {n for e in v or () for n in [_name_of(e)] if n is not None and n[1]}
+                if len(scores) == 1 and len(names) == 1 and len(v or ()) >= 2 and \
+                        next(iter(names))[0] not in scores:  # [z_1; z_2; z_3] → …: the input
+                    found.append((next(iter(names))[0], next(iter(scores))))
+    return found
+
+
+def _every_piece(rows: Sequence[Sequence[Row]]) -> Iterator[Sequence[Tok]]:
+    """The tokens of every readable piece of the note's math."""
+    for block in rows:
+        for row in block:
+            for p in row.pieces:
+                if p is not None:
+                    yield p.toks
+
+
+def _index_letters(rows: Sequence[Sequence[Row]]) -> set[str]:
+    """Letters written in a subscript anywhere (z_s, δ_{is}, y_{k}): indices."""
+    out: set[str] = set()
+    for toks in _every_piece(rows):
+        for n, t in enumerate(toks[:-1]):
+            if t.kind != "SUB":
+                continue
+            if toks[n + 1].kind == "LETTER":
+                out.add(toks[n + 1].value)
+            elif toks[n + 1].kind == "LBRACE":
+                inner = []
+                for u in toks[n + 2:n + 6]:
+                    if u.kind == "RBRACE":
+                        break
+                    inner.append(u)
+                if inner and all(u.kind in ("LETTER", "COMMA") for u in inner):
+                    out |= {u.value for u in inner if u.kind == "LETTER"}
+    return out
+
+
+def _exponent_letters(rows: Sequence[Sequence[Row]]) -> set[str]:
+    """The letters written right after e^ anywhere (e^{y_1}, e^z): the notes' scores."""
+    out: set[str] = set()
+    for toks in _every_piece(rows):
+        for n, t in enumerate(toks[:-2]):
+            if t.kind == "LETTER" and t.value == "e" and toks[n + 1].kind == "SUP":
+                nxt = next((u for u in toks[n + 2:n + 4] if _letter(u)), None)
+                if nxt is not None:
+                    out.add(_letter(nxt))  # type: ignore[arg-type]
+    return out
+
+
+def _differentiated_softmax(rows: Sequence[Sequence[Row]], defined: set[str]
+                            ) -> tuple[str, str] | None:
+    """(output, logits) when a row differentiates an indexed letter by a logit and writes out
+    the softmax it differentiates in the same row — ``∂S_i/∂a_j = ∂(e^{a_i}/Σ_k e^{a_k})/∂a_j``
+    says that S is the softmax of a, though the note never writes ``S_i = …``."""
+    seen: Counter[tuple[str, str]] = Counter()
+    for block in rows:
+        for row in block:
+            pieces = [p.toks for p in row.pieces if p is not None]
+            logits = {z for toks in pieces for z in [_softmax_logits(toks, named=False)] if z}
+            for toks in pieces:
+                ds = [n for n, t in enumerate(toks[:-1]) if _is_d(t)]
+                # ∂W_i/∂z_j: a numerator W with an index, then the variable of the next ∂
+                for a, b in pairwise(ds):
+                    w, z = _letter(toks[a + 1]), _letter(toks[b + 1])
+                    if a + 2 < len(toks) and toks[a + 2].kind == "SUB" and z in logits and \
+                            w is not None and w not in (z, "e") and w not in LOSS_NAMES and \
+                            w not in defined:
+                        seen[w, z] += 1  # type: ignore[index]
+    return seen.most_common(1)[0][0] if seen else None
+
+
+def _is_d(t: Tok) -> bool:
+    """∂, or δ written for ∂ (``\\frac{\\delta S_i}{\\delta a_j}``)."""
+    return t.kind == "PARTIAL" or (t.kind == "GREEK" and t.value == "delta")
 
 
 def _inside_sigma(rows: Sequence[Sequence[Row]]) -> str | None:

@@ -84,6 +84,7 @@ __all__ = [
     "Parser",
     "index_symbol",
     "prepare",
+    "prose_in_place_of_math",
 ]
 
 #: Brackets nested deeper than this are refused before parsing (bounds recursion anywhere).
@@ -209,13 +210,15 @@ class Notation:
 
         A note about softmax alone has no random families: its Model is the default q, k,
         which none of its letters names."""
-        names = self.families or ("q", "k")
+        # the placeholder pair never takes the name of the note's dimension (Σ_{i=1}^{k} p_i)
+        spare = tuple(n for n in ("q", "k", "u", "v") if n != self.dim and n not in self.scalars)
+        names = self.families or spare[:2]
         fams = tuple(Family(n) for n in names) + tuple(Family(x, scalar=True)
                                                        for x in self.scalars)
         known = set(names) | set(self.scalars)
         dep = tuple(p for p in self.dependent if p[0] in known and p[1] in known)
         if not self.families:
-            dep = (("q", "k"),) + tuple(p for p in dep if p[0] in self.scalars)
+            dep = (spare[:2],) + tuple(p for p in dep if p[0] in self.scalars)
         return Model(fams, dim=dimension_symbol(self.dim), dependent=dep)
 
 
@@ -225,12 +228,45 @@ _DROPPED = {"QUAD", "TEXT", "PERIOD", "SEMI", "COLON", "QUESTION", "QUOTE", "AT"
             "HAT", "OTHERWISE", "CIRC", "PM", "EXISTS", "FORALL", "SET", "INT", "TAG", "TOP"}
 
 
+#: What may follow a \sum that has no summand: it is then the note's name for a sum.
+_NO_SUMMAND = {"RBRACE", "RPAR", "RSQB", "PLUS", "MINUS", "REL", "PRIME", "CDOT", "TIMES",
+               "STAR", "SLASH", "AMP", "ROWSEP", "COMMA", "PERIOD", "QUAD", "TEXT"}
+
+
+def _sums_as_names(toks: Sequence[Tok]) -> list[Tok]:
+    r"""``\frac{e_i}{\sum}``, ``\sum'``, ``\sum^2``, ``\Sigma_C``: a Σ with nothing to sum is
+    the note's name for the sum of the exponentials (Σ), as the reader takes it."""
+    out = list(toks)
+    for a, t in enumerate(toks):
+        if t.kind != "SUM":
+            continue
+        b, sub = a + 1, None
+        while b + 1 < len(toks) and toks[b].kind in ("SUB", "SUP"):
+            end = _group_end(toks, b + 1) + 1 if toks[b + 1].kind == "LBRACE" else b + 2
+            if toks[b].kind == "SUB":
+                sub = (b, end)
+            b = end
+        if b < len(toks) and toks[b].kind not in _NO_SUMMAND:
+            continue  # a summand follows: a sum (\sum^2 alone is Σ², its ^2 a power)
+        if sub is not None and any(u.kind == "REL" for u in toks[sub[0]:sub[1]]):
+            continue  # \sum_{i=1}^{d_k} with nothing after: a sum that lost its summand
+        out[a] = Tok("GREEK", "Sigma", t.start, t.end)
+        if sub is not None:  # Σ_k (the sum over k) is Σ; Σ_C keeps the C the note wrote
+            inner = [u for u in toks[sub[0] + 1:sub[1]] if u.kind not in ("LBRACE", "RBRACE")]
+            if len(inner) == 1 and inner[0].kind == "LETTER" and inner[0].value.islower():
+                for c in range(sub[0], sub[1]):
+                    out[c] = Tok("QUAD", "", toks[c].start, toks[c].start)
+    return [t for t in out if not (t.kind == "QUAD" and t.value == "")]
+
+
 def prepare(toks: Sequence[Tok]) -> list[Tok]:
     """Tokens as the grammar wants them: E( and D( are operators, commentary goes.
 
     ``E`` followed by ``(`` or ``[`` (or ``_{…}`` / ``^2`` then one) is the expectation;
     ``D`` likewise is the variance, as Chinese notes write it.
     """
+    toks = _sums_as_names(toks)
+    skip: set[int] = set()
     out: list[Tok] = []
     open_bars: list[str] = []
     sub_depth: list[int] = []
@@ -238,6 +274,30 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
     for a, t in enumerate(toks):
         if t.kind == "UNKNOWN":
             raise ParseProblem(f"unknown macro {t.value}", t.start)
+        if t.kind == "SUP" and a + 4 < n and out and out[-1].kind == "LETTER" and \
+                out[-1].value != "e" and [u.kind for u in toks[a + 1:a + 5]] == \
+                ["LBRACE", "LETTER", "LETTER", "RBRACE"] and \
+                all(u.value in _UPPER_INDEX_LETTERS for u in toks[a + 2:a + 4]):
+            # A^{ij} V^{jb}: indices written up (tensor notation), not a power i·j
+            raise ParseProblem("upper indices (A^{ij}): index notation is not checked", t.start)
+        if t.kind == "TEXT":
+            _words_in_place_of_math(t, out, toks[a + 1] if a + 1 < n else None)
+        if t.kind == "LPAR" and sub_depth and out and out[-1].kind in ("LETTER", "NUMBER") and \
+                len(out) >= 2 and out[-2].kind == "LBRACE":
+            # y_{i(j)}: "i or j, the same here" — a note's own convention, not one index
+            raise ParseProblem("an index with a parenthesis, as i(j): not understood", t.start)
+        if a in skip:
+            continue
+        if t.kind == "TEXT" and len(out) >= 3 and out[-1].kind == "LBRACE" and \
+                out[-2].kind == "SUB" and out[-3].kind == "LETTER" and a + 1 < n and \
+                toks[a + 1].kind == "RBRACE" and re.fullmatch(r"[A-Za-z]+", t.note or ""):
+            # y_{\text{pred}}, y_{\text{true}}: two names, each its own letter, not y
+            out.pop()
+            out.pop()
+            base = out.pop()
+            out.append(Tok("LETTER", f"{base.value}_{t.note}", base.start, toks[a + 1].end))
+            skip.add(a + 1)
+            continue
         if t.kind in _DROPPED and not (t.kind == "TOP" and out and out[-1].kind == "SUP"):
             if t.kind == "TEXT" and out and out[-1].kind in ("SUB", "SUP"):
                 out.pop()  # ^{\text{…}}: a label, not a power
@@ -269,7 +329,95 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
             sub_depth.append(len(out))
         elif t.kind == "RBRACE" and sub_depth:
             sub_depth.pop()
-    return _drop_unclosed_curly(out)
+    return _drop_unclosed_curly(_sum_braces(out))
+
+
+#: Words that may stand between terms of a formula (a case, a joint), not prose in place of it.
+_JOINING = re.compile(r"\s*(if|for|and|or|when|where|with|otherwise|else|s\.t\.|i\.e\.|"
+                      r"as|so|by|since|because|then|thus|hence|def|当|若|如果|且|或|和|时)?\s*",
+                      re.IGNORECASE)
+_OPERATOR = {"PLUS", "MINUS", "STAR", "CDOT", "TIMES", "SLASH", "REL"}
+_OPERAND_START = {"LETTER", "GREEK", "NUMBER", "LPAR", "FRAC", "SQRT", "SUM", "WORD"}
+
+
+#: Letters two of which side by side in a superscript are indices written up (A^{ij}).
+_UPPER_INDEX_LETTERS = set("ijklmnabcdpqrs")
+
+
+def _words_in_place_of_math(t: Tok, before: Sequence[Tok], after: Tok | None) -> None:
+    """``e^{\text{neuron j input}}``, ``\text{how softmax}(a_i) \text{ changes when } a_j``:
+    words standing where an operand is — the row is prose set in math, and dropping the
+    words would leave a formula the author never wrote (e alone, a product (a_i)·a_j)."""
+    if _JOINING.fullmatch(t.note or t.value) or not re.search(r"[A-Za-z]", t.note or t.value):
+        return  # Chinese words beside a formula are its commentary (当 … 时), read elsewhere
+    in_exponent = len(before) >= 3 and before[-1].kind == "LBRACE" and \
+        before[-2].kind == "SUP" and before[-3].kind == "LETTER" and before[-3].value == "e"
+    between = after is not None and after.kind in _OPERAND_START and (
+        (before and before[-1].kind in _OPERAND_END) or " " in (t.note or "").strip())
+    # −\text{softmax of node j} * \text{softmax of node i}: the words are the operand
+    alone = (not before or before[-1].kind in _OPERATOR) and \
+        (after is None or after.kind in _OPERATOR) and " " in (t.note or "").strip()
+    if in_exponent or between or alone:
+        raise ParseProblem(f"words in place of math ({(t.note or t.value).strip()!r}): "
+                           "prose, not a formula", t.start)
+
+
+def prose_in_place_of_math(text: str, offset: int = 0) -> None:
+    """:class:`ParseProblem` when words in ``text`` (an expression as written, its
+    ``\\text{…}`` still there) stand where an operand is (see _words_in_place_of_math)."""
+    try:
+        toks = tokenize(text)
+    except LexError:
+        return  # the parser says where
+    kept: list[Tok] = []
+    for a, t in enumerate(toks):
+        if t.kind == "TEXT":
+            try:
+                _words_in_place_of_math(t, kept, toks[a + 1] if a + 1 < len(toks) else None)
+            except ParseProblem as p:
+                raise ParseProblem(p.message, (p.offset or 0) + offset) from None
+        elif t.kind != "QUAD":
+            kept.append(t)
+
+
+def _group_end(toks: Sequence[Tok], b: int) -> int:
+    """The index of the } closing the { at toks[b] (len(toks) when it is never closed)."""
+    return b + _skip_group(toks, b) - 2
+
+
+def _sum_braces(toks: list[Tok]) -> list[Tok]:
+    r"""``\sum_k{e^{z_k} - e^{z_1}e^{z_1}}``: braces are invisible, so the reader sees
+    Σ_k e^{z_k} − e^{z_1}e^{z_1}, and reads the sum's scope the usual way.  The braces go
+    when a term after a + or − inside them does not use the sum's index (they are kept
+    for ``\sum_i{a_i + b_i}``, where the author grouped what the sum runs over)."""
+    drop: set[int] = set()
+    for a, t in enumerate(toks):
+        if t.kind != "SUM":
+            continue
+        b, index = a + 1, None
+        while b + 1 < len(toks) and toks[b].kind in ("SUB", "SUP"):
+            end = _group_end(toks, b + 1) if toks[b + 1].kind == "LBRACE" else b + 1
+            if toks[b].kind == "SUB" and index is None:
+                index = next((u.value for u in toks[b + 1:end + 1] if u.kind == "LETTER"), None)
+            b = end + 1
+        if index is None or b >= len(toks) or toks[b].kind != "LBRACE":
+            continue
+        end = _group_end(toks, b)
+        if end >= len(toks):
+            continue
+        terms: list[list[Tok]] = [[]]
+        depth = 0
+        for u in toks[b + 1:end]:
+            depth += {"LBRACE": 1, "LPAR": 1, "LSQB": 1, "RBRACE": -1, "RPAR": -1,
+                      "RSQB": -1}.get(u.kind, 0)
+            if depth == 0 and u.kind in ("PLUS", "MINUS") and terms[-1]:
+                terms.append([])
+            else:
+                terms[-1].append(u)
+        if len(terms) > 1 and any(not any(u.kind == "LETTER" and u.value == index for u in term)
+                                  for term in terms[1:]):
+            drop |= {b, end}
+    return [t for n, t in enumerate(toks) if n not in drop] if drop else toks
 
 
 def _drop_unclosed_curly(toks: list[Tok]) -> list[Tok]:
@@ -798,6 +946,8 @@ class _Build(Transformer_NonRecursive):
             name = base.name
             if f"{name}_{idx.text}" == self.dim.name or f"{name}_{{{idx.text}}}" == self.dim.name:
                 return self.dim
+            if f"{name}_{idx.text}" in self.n.functions:  # g_1(x_1): a function the note named
+                return _Fn(f"{name}_{idx.text}", fallback=Symbol(f"{name}_{idx.text}"))
             if name in ("mu",) and idx.text in self.families:
                 return self.model.family(idx.text).mean
             return self._component(name, indices, idx, meta, S.One)
@@ -1057,10 +1207,17 @@ class _Build(Transformer_NonRecursive):
         if isinstance(ch[2], _Dots) or isinstance(ch[0], _Dots):
             raise ParseProblem("a written-out product (\\cdots in a product) is not supported",
                                _where(meta))
-        return self._product(ch[0], ch[2], meta, juxtaposed=False)
+        return self._product(self._closed(ch[0], meta), ch[2], meta, juxtaposed=False)
 
     def times(self, meta: Any, ch: list[Any]) -> Any:
-        return self._product(ch[0], ch[2], meta, juxtaposed=False)
+        return self._product(self._closed(ch[0], meta), ch[2], meta, juxtaposed=False)
+
+    def _closed(self, a: Any, meta: Any) -> Any:
+        """∂/∂z_s e^{z_i} * (Σ_j e^{z_j}): a written multiplication sign ends what a derivative
+        took (the quotient rule's f'·g), where side by side it takes the whole product."""
+        if isinstance(a, _Fn) and a.name == "d/d" and a.body is not None and a.waiting is None:
+            return self.v(a, meta)
+        return a
 
     def hadamard(self, meta: Any, ch: list[Any]) -> Any:
         raise ParseProblem("⊙ (elementwise product of vectors) is not checked", _where(meta))
@@ -1129,6 +1286,12 @@ class _Build(Transformer_NonRecursive):
 
     def _plus(self, a: Any, b: Any, meta: Any, sign: int) -> Any:
         if isinstance(b, _Dots):
+            if isinstance(a, Sum) and len(a.limits) == 1 and a.limits[0][1].is_Integer and \
+                    isinstance(a.limits[0][2], Symbol) and a.limits[0][2].is_integer:
+                # e^{z_1} + ⋯ + e^{z_j} + ⋯ + e^{z_m}: the j-th term shows the pattern in the
+                # middle of the sum; the sum goes on to its last term
+                var, lo, _ = a.limits[0]
+                return _Series((a.function.xreplace({var: lo}), _Dots()))
             terms = a.terms if isinstance(a, _Series) else (a,)
             return _Series(terms + (_Dots(),))
         if isinstance(a, _Series):
@@ -1151,9 +1314,15 @@ class _Build(Transformer_NonRecursive):
         first = before[0]
         # the indices that differ between the first and the last term
         firsts = [x for x in first.atoms(Indexed)]
-        lasts = {(x.base, len(x.indices)): x for x in last.atoms(Indexed)}
+        # each entry of the first term is matched with the last term's entry of its letter
+        # that the first term does not also have (∂(y_1 log p_1)/∂p_j … ∂(y_n log p_n)/∂p_j:
+        # p_1 goes with p_n, and p_j, in both, stays)
+        shared = first.atoms(Indexed) & last.atoms(Indexed)
+        lasts = {(x.base, len(x.indices)): x for x in last.atoms(Indexed) if x not in shared}
+        firsts = [x for x in firsts if x not in shared]
+        # atoms, not free symbols: the i of ∂p_1/∂x_i is taken, though x_i is its variable
         var = next((index_symbol(c) for c in "ijlmr" if index_symbol(c) not in
-                    first.free_symbols | last.free_symbols), index_symbol("i"))
+                    first.atoms(Symbol) | last.atoms(Symbol)), index_symbol("i"))
         lo: Expr | None = None
         hi: Expr | None = None
         mapping: dict[Indexed, Indexed] = {}
@@ -1317,6 +1486,12 @@ class _Build(Transformer_NonRecursive):
             hi = self.dim
         if not lim or "sub" not in lim:
             var = _free_index(body)
+            whole = [v for v in body.free_symbols if isinstance(v, Symbol) and
+                     v.name in SOFTMAX_BASES and not v.is_integer]
+            if var is None and len(whole) == 1 and not body.has(Indexed):
+                # Σ e^{z}: over the entries of the one vector the summand names
+                var = index_symbol("k")
+                body = body.xreplace({whole[0]: IndexedBase(whole[0].name)[var]})
             if var is None:
                 raise ParseProblem("\\sum without limits: cannot tell which index it runs over",
                                    where)
@@ -1341,7 +1516,8 @@ class _Build(Transformer_NonRecursive):
                 if isinstance(other, Symbol) and not body.has(v) and body.has(other):
                     # Σ_{i≠j} a_j: the sum runs over the summand's index, whatever the order
                     v, other = other, v
-                bounds.append((v, Integer(1), hi))
+                if not any(b[0] == v for b in bounds):  # Σ_{j=1, j≠i}: one sum, one j
+                    bounds.append((v, Integer(1), hi))
                 excluded.append((v, other))
             elif len(item) == 5 and item[1] in ("≤", "<") and item[3] in ("≤", "<"):
                 lo, v, up = item[0], item[2], item[4]
@@ -1439,9 +1615,20 @@ def _free_index(body: Expr) -> Symbol | None:
     if not counts:
         return None
     ranked = counts.most_common()
-    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
-        return None
+    tied = [a for a, c in ranked if c == ranked[0][1]]
+    if len(tied) > 1:
+        # Σ y_k p_i: the letter a sum runs over is k (or l, m) before i and j, the free
+        # indices of the derivations these notes write (∂L/∂z_i = … Σ y_k p_i); Σ y_i t_j
+        # stays ambiguous
+        preferred = [a for a in tied if a.name in _SUM_LETTERS]
+        if not preferred:
+            return None
+        return min(preferred, key=lambda a: _SUM_LETTERS.index(a.name))
     return ranked[0][0]
+
+
+#: Which letter a \sum without limits runs over when its summand uses two equally often.
+_SUM_LETTERS = "klm"
 
 
 def _check_nesting(toks: Sequence[Tok]) -> None:

@@ -182,17 +182,39 @@ def split_rows(toks: Sequence[Tok]) -> list[Row]:
                                    reason=prev.reason or row.reason,
                                    condition=prev.condition or row.condition)
                 continue
+            if rows and prev_open(rows[-1]) and first is None and \
+                    row.relations[0].value == rows[-1].relations[-1].value:
+                # "… = \\ = S_i(1 − S_j)": the relation ending a row is the one that
+                # begins the next, written twice
+                prev = rows[-1]
+                rows[-1] = replace(prev, pieces=prev.pieces[:-1] + row.pieces[1:],
+                                   relations=prev.relations[:-1] + row.relations,
+                                   reason=row.reason or prev.reason)
+                continue
             rows.append(row)
-    return [r for r in rows if r.relations]
+    # an expression alone on its row is kept when the next row goes on from it (X ⏎ = Y)
+    return [r for n, r in enumerate(rows) if r.relations or
+            (n + 1 < len(rows) and rows[n + 1].pieces[0] is None)]
+
+
+def prev_open(row: Row) -> bool:
+    """Whether ``row`` ends with a relation and nothing after it (``a = b =``)."""
+    return bool(row.relations) and row.pieces[-1] is None
 
 
 def _row(raw: list[Tok], env: str) -> list[Row | None]:
     """One row's tokens → its Row (or several: a case split, comma-separated equations)."""
     tags = [t.note for t in raw if t.kind == "TAG"]
+    case = _left_cell_case(raw)
+    if case is not None:  # \text{if} \; i \neq j :& \frac{∂y_i}{∂z_j} = …: a labelled case
+        raw = raw[case[1] + 1:]
     depth = _depth_walk(raw)
     toks = [t for t, d in zip(raw, depth) if t.kind != "TAG" and not (t.kind == "AMP" and d == 0)]
     tag_reason = "; ".join(x for x in tags if not re.fullmatch(r"[\w.*′'\-]{1,6}", x))
+    label = next((x for x in tags if re.fullmatch(r"[\w.*′'\-]{1,6}", x)), "")
     lead, toks = _leading_text(toks)
+    toks, number = _trailing_label(toks)
+    label = label or number
     toks, reason = _trailing_reason(toks)
     reason = "; ".join(x for x in (reason, tag_reason) if x)
     if not toks:
@@ -205,18 +227,48 @@ def _row(raw: list[Tok], env: str) -> list[Row | None]:
         out += [replace(r, alternative=True) if r is not None and alternatives else r
                 for r in rows]
         lead = ""
+    if label and out and out[-1] is not None:
+        out[-1] = replace(out[-1], tag=label)
+    if case is not None:
+        out = [replace(r, condition=r.condition or case[0]) if r is not None else r for r in out]
     return out
 
+
+def _left_cell_case(raw: list[Tok]) -> tuple[Piece, int] | None:
+    r"""The condition an align row's left cell states (``\text{if} \; i \neq j :&``), with the
+    place of its &; None when the left cell is not a case."""
+    depth = _depth_walk(raw)
+    amp = next((n for n, (t, d) in enumerate(zip(raw, depth)) if t.kind == "AMP" and d == 0),
+               None)
+    if amp is None or amp == 0:
+        return None
+    cell = raw[:amp]
+    words = " ".join(t.note for t in cell if t.kind == "TEXT")
+    core = [t for t in cell if t.kind not in ("TEXT", "QUAD", "COLON", "COMMA")]
+    if core and is_index_condition(core) and (
+            re.search(r"\b(if|when|for)\b|当|若|如果", words, re.IGNORECASE) or
+            any(t.kind == "COLON" for t in cell)):
+        return Piece(tuple(core)), amp
+    return None
+
+def _trailing_label(toks: list[Tok]) -> tuple[list[Tok], str]:
+    r"""``… \qquad (1)``: an equation's number written by hand at the end of its row (as
+    \tag{1} would), which later text cites as "(1)式"."""
+    t = [u for u in toks if u.kind not in ("PERIOD", "COMMA")]
+    if len(t) >= 5 and t[-1].kind == "RPAR" and t[-2].kind == "NUMBER" and \
+            t[-3].kind == "LPAR" and t[-4].kind == "QUAD":
+        return toks[:toks.index(t[-4])], t[-2].value
+    return toks, ""
 
 def _leading_text(toks: list[Tok]) -> tuple[str, list[Tok]]:
     words = []
     while toks and toks[0].kind == "TEXT":
         if len(toks) > 1 and toks[1].kind == "REL" and re.fullmatch(
-                r"[A-Za-z][A-Za-z ]{0,30}", toks[0].note.strip()):
+                r"[A-Za-z][A-Za-z \\_]{0,30}", toks[0].note.strip()):
             # \text{Output} = …: the text is the name the row defines, not commentary (dropped,
             # the row would start with '=' and glue itself onto the display before it)
             t = toks[0]
-            name = t.note.strip().replace(" ", "")
+            name = t.note.strip().replace(" ", "").replace("\\_", "_")
             toks = [Tok("LETTER", "L" if name.lower() in ("loss", "cost") else name,
                         t.start, t.end)] + toks[1:]
             break
@@ -242,6 +294,8 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
             toks = toks[:-1]
             continue
         if last.kind == "TEXT":
+            if len(toks) >= 2 and toks[-2].kind in _BINARY:
+                break  # -0.1 \cdot \text{W update}: the words are the operand, not a reason
             reasons.insert(0, last.note.strip().strip("()（）").strip())
             toks = toks[:-1]
             continue
@@ -272,8 +326,10 @@ def _relations_at_top(toks: Sequence[Tok]) -> list[int]:
 
 def is_index_condition(toks: Sequence[Tok]) -> bool:
     """``i = j``, ``i \\neq j``, ``k \\ne i``, ``i \\in \\{1..n\\}``, ``\\forall i``: about indices only."""
-    toks = [t for t in toks if t.kind not in ("QUAD", "LPAR", "RPAR", "TEXT", "COMMA")]
-    if not toks:
+    toks = [t for n, t in enumerate(toks) if t.kind not in ("QUAD", "LPAR", "RPAR", "TEXT", "COMMA")
+            and not (t.kind == "LBRACE" and n + 1 < len(toks) and toks[n + 1].kind == "RBRACE")
+            and not (t.kind == "RBRACE" and n > 0 and toks[n - 1].kind == "LBRACE")]
+    if not toks:  # (i \not ={} j: the empty group typed to space the ≠ goes)
         return False
     if toks[0].kind == "FORALL":
         return True
@@ -322,7 +378,10 @@ def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None]]:
             seg, cond = out[-1]
             out[-1] = (seg + ([sep] if sep is not None and sep.kind == "COMMA" else []) + core,
                        cond)
-        elif out and is_index_condition(p):
+        elif out and (is_index_condition(p) or (
+                sep is not None and sep.kind == "TEXT" and _CONDITION_WORDS.search(sep.note)
+                and _is_value_condition(core))):
+            # "… \text{ where } y_i = 1": the case the row is about, not a claim
             seg, cond = out[-1]
             out[-1] = (seg, Piece(cond.toks + tuple(_rejoin(list(cond.toks), core)))
                        if cond else Piece(tuple(core)))
@@ -341,6 +400,14 @@ def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None]]:
         lead = Piece(tuple(out[0][0]))
         out = [(seg, Piece(cond.toks + lead.toks) if cond else lead) for seg, cond in out[1:]]
     return out
+
+
+def _is_value_condition(toks: Sequence[Tok]) -> bool:
+    """``y_i = 1``, ``t_k = 0``: one entry set to a number."""
+    kinds = [t.kind for t in toks]
+    return len(toks) in (5, 7) and kinds[0] == "LETTER" and kinds[1] == "SUB" and \
+        kinds[-2] == "REL" and toks[-2].value in ("=", "≠") and kinds[-1] == "NUMBER" and \
+        (len(toks) == 5 or (kinds[2] == "LBRACE" and kinds[4] == "RBRACE"))
 
 
 def _rejoin(seg: list[Tok], core: list[Tok]) -> list[Tok]:

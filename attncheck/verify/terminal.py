@@ -97,6 +97,8 @@ def _walker_context() -> Any:
 
 def readable(latex: str) -> str:
     """The note's LaTeX as a terminal can show it (falls back to the source itself)."""
+    # \hat{y_0}: the accent on the letter (ŷ_0), as \hat{y}_0 — not on every character
+    latex = re.sub(r"\\(hat|bar|tilde)\{\s*([A-Za-z])\s*_\s*(\w|\{\w+\})\s*\}", r"\\\1{\2}_\3", latex)
     try:  # strict: a tolerant parse drops the very brace a reader must see to fix the note
         nodes, _, _ = LatexWalker(latex, latex_context=_walker_context(),
                                   tolerant_parsing=False).get_latex_nodes()
@@ -215,6 +217,8 @@ def _evidence(s: StepResult, say: _Say) -> str:
     verdict = say.w.say("agree" if e.agree else "differ")
     rel = "≤" if e.agree else ">"
     kind = say.w.say(e.kind) if e.kind in ("confirmation", "counterexample") else e.kind
+    if e.consistent is False:  # the word follows the numbers, not the symbolic verdict
+        kind = say.w.say("numbers-contradict")
     if e.design == "complex step":
         return say.w.say("evidence-derivative", kind=kind, estimate=f"{e.estimate:.6g}",
                          reference=f"{e.reference:.6g}", verdict=verdict)
