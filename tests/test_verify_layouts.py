@@ -526,3 +526,26 @@ def test_the_true_class_named_without_a_verb(rhs: str, status: str) -> None:
             "cross-entropy loss with true class $c$:\n\n$$\\mathcal{L} = -\\log \\sigma_c$$\n\n"
             f"$$\\frac{{\\partial \\mathcal{{L}}}}{{\\partial z_j}} = \\sigma_j - \\mathbb{{1}}[j = c] = {rhs}$$\n")
     assert _claims(text)[-1] == status
+
+
+def test_a_case_after_long_inline_math_in_the_same_sentence() -> None:
+    # 即 $E[q_i]=…$、$\operatorname{Var}(q_i)=…$、当 $i\ne j$ 时，$E[k_ik_j]=0$: the case is i ≠ j
+    text = ("假设各维度相互独立，均值为 0、方差为 1。\n\n即 $E[q_i]=E[k_i]=0$、"
+            "$\\operatorname{Var}(q_i)=\\operatorname{Var}(k_i)=1$、当 $i\\ne j$ 时，$E[k_ik_j]=0$。\n")
+    r = verify_text(text, "n.md", numeric=False, inline=True)
+    assert not [s for s in r.steps if s.status.value == "fails"]
+
+
+@pytest.mark.parametrize("last,status", [("p_j(1 - p_j)", "holds"), ("p_j", "fails")])
+def test_a_relation_ending_one_display_begins_the_next(last: str, status: str) -> None:
+    text = ("$$ p_j = \\frac{e^{z_j}}{\\sum_k e^{z_k}} $$\n\n$$\n\\frac{\\partial p_j}{\\partial z_j} =\n"
+            f"$$\n\n$$\n= {last}\n$$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_definition_of_delta_and_a_word_with_an_index() -> None:
+    text = ("$$ \\delta_{ij} = \\begin{cases} 1 & i = j \\\\ 0 & i \\neq j \\end{cases} $$\n\n"
+            "$$ \\text{score}_{ij} = \\frac{q_i k_j}{2} $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps][-1] == "definition"
+    assert not [s for s in r.steps if s.status.value in ("fails", "not-read")]

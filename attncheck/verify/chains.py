@@ -502,6 +502,11 @@ class _Builder:
                 condition = (" ".join(block.text[toks[0].start:toks[-1].end].split()), value)
                 rows = rows[1:]
         continues = bool(rows) and rows[0].pieces[0] is None
+        if continues and self.current and self.current[-1].rhs.problem.startswith(
+                "expected an expression after") and \
+                self.current[-1].relation == rows[0].relations[0].value:
+            # "… = ⏎$$⏎$$ = …": the relation ending one display begins the next
+            self.last = self.current.pop().lhs
         if continues and lead_words.strip() and self.aside is not None and \
                 self.last is self.aside[0] and lead_words != self.aside[2]:
             # "$$∂/∂z_k e^{z_j}$$ is a different case. In the case of j = k: $$= …$$": the
@@ -787,6 +792,8 @@ class _Builder:
             return "definition-right"  # "h_i = Σ_k e^{a_k} = Σ": the last name is new
         if n == 0 and not self.current and self._instance_of_definition(lv, rv):
             return "definition"
+        if n == 0 and not self.current and isinstance(lv, KroneckerDelta):
+            return "definition"  # δ_ij = 1 if i = j, else 0: the note defines δ (kept as δ)
         short = self._shorthand(lv, rv)
         if short is not None:
             # e^{x_i}/Σ_k e^{x_k} = e^{x_i}/Σ: the right side names a part of the left
@@ -908,7 +915,7 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
     return b.chains
 
 
-_CASE = re.compile(r"\$+\s*([^$]{1,40}?)\s*\$+|(?<![\\a-zA-Z_{])([a-z]\s*(?:=|≠|!=|\\neq?|\\not\s*=)"
+_CASE = re.compile(r"\$+\s*([^$]{1,300}?)\s*\$+|(?<![\\a-zA-Z_{])([a-z]\s*(?:=|≠|!=|\\neq?|\\not\s*=)"
                    r"\s*[a-z])(?![a-zA-Z_}])")
 #: Words that make a condition a case label: "If $i = j$,", "当 $i=j$ 时", "$i≠j$ 的情况".
 _CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|case\s*\d*\s*[:：.]?|for|in case|"

@@ -314,6 +314,11 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
             raise ParseProblem("an index with a parenthesis, as i(j): not understood", t.start)
         if a in skip:
             continue
+        if t.kind == "TEXT" and a + 1 < n and toks[a + 1].kind == "SUB" and \
+                re.fullmatch(r"[A-Za-z]{2,}", t.note or ""):
+            # \text{score}_{ij}: a word with an index is a name, score_ij
+            out.append(Tok("LETTER", t.note, t.start, t.end))
+            continue
         if t.kind == "TEXT" and len(out) >= 3 and out[-1].kind == "LBRACE" and \
                 out[-2].kind == "SUB" and out[-3].kind == "LETTER" and a + 1 < n and \
                 toks[a + 1].kind == "RBRACE" and re.fullmatch(r"[A-Za-z]+", t.note or ""):
