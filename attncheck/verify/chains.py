@@ -519,8 +519,8 @@ class _Builder:
             if held is not None:
                 self.close()
                 self.last = held
-        if not hidden:
-            self.aside = None if not continues else self.aside
+        if not hidden and not continues:
+            self.aside = None  # a display of its own: no aside is pending any more
         if hidden:  # inline math in the prose: read, but it does not move the display's chain
             pass
         elif continues and condition is not None:
