@@ -93,8 +93,22 @@ def compare(result: VerifyResult, truth: dict[str, Any]) -> list[Outcome]:
         if "\\begin{cases}" in t["rhs"] or "\\begin{array}" in t["rhs"]:
             out.append(_cases(t, steps, used))
             continue
-        match = next((n for n, s in enumerate(steps) if n not in used and _matches(t, s)), None)
+        matches = [n for n, s in enumerate(steps) if n not in used and _matches(t, s)]
+        match = matches[0] if matches else None
         step = steps[match] if match is not None else None
+        # one written step that a case split made several (j = k, j ≠ k): as the cases are
+        branches = [n for n in matches if steps[n].condition and
+                    steps[n].condition != (step.condition if step else "")]
+        if step is not None and step.condition and branches:
+            group = [match] + branches
+            used.update(group)
+            wrong = [n for n in group if steps[n].status.wrong]
+            if t.get("truth") == "fails" and wrong:
+                out.append(Outcome(t, steps[wrong[0]], "right"))
+                continue
+            verdicts = [_verdict(t, steps[n]) for n in group]
+            out.append(Outcome(t, step, next((v for v in verdicts if v != "right"), "right")))
+            continue
         if match is not None:
             used.add(match)
         out.append(Outcome(t, step, _verdict(t, step)))

@@ -33,7 +33,7 @@ UNSUPPORTED: dict[str, str] = {
     "not make random (scalar random variables beside vector families)",
     r"is a vector here: vector and matrix algebra is not checked": "vector and matrix algebra",
     r"a matrix \(\\begin\{[bp]matrix\}\) is not checked as a whole": "a whole matrix on one side",
-    r"is a random vector; (inside an operator|as a side of '=') a number is expected":
+    r"is a random vector; (inside an operator|as a side of '='|here) a number is expected":
         "a random vector where a number belongs",
     r"a product of vectors that are not random families": "products of matrices",
     r"softmax\(…\) is a vector|σ\(…\) here is the softmax of a vector|softmax\(x\)_i takes one "
@@ -75,6 +75,7 @@ UNSUPPORTED: dict[str, str] = {
     r"unexpected '\|'; expected": "a conditional probability P(t, z | θ)",
     r"(exp|softmax) applies to nothing here": "a function's name used for a worked example's "
     "values, \\exp = [e^{-1.9}, …]",
+    r"unexpected relation '≤'": "a sum over pairs, Σ_{1 ≤ i < j ≤ d_k}",
     r"cannot read the written-out sum: its terms are not one pattern": "a written-out sum with "
     "one different term in its middle, p_i y_1 + ⋯ + (p_i − y_i) + ⋯",
 }
@@ -101,6 +102,8 @@ BROKEN: dict[tuple[str, int], str] = {
     "vectors",
     ("uvadlc-scaled-dot-product", 15): r"\text{value}_i: a word with an index",
     ("xor-notes-sigma-softmax-ce", 264): r"D(P \ || \ Q): a divergence",
+    ("nnfs-notes-softmax-derivative", 7): r"\frac{\partial S_{i,j}}{\partial z_{i,k}} = ?: a "
+    "question, not a claim",
 }
 
 #: The share of claim steps judged (right or not) over the corpus: it may only go up.

@@ -439,3 +439,113 @@ def test_a_chain_through_named_functions_of_a_notes_own_variables(rhs: str, stat
             f"$$\\frac{{\\partial g_2(u_2)}}{{\\partial u_2}}={rhs}$$\n")
     r = verify_text(text, "n.md", numeric=False, inline=True)
     assert [s.status.value for s in r.steps if s.kind == "claim"] == [status]
+
+
+@pytest.mark.parametrize("words,status", [
+    ("Each $q_i$ and $k_i$ are independent, with $E[q_i] = E[k_i] = 0$ and $Var(q_i) = Var(k_i) = 1$.",
+     "holds-given"),
+    ("Each $q_i$ and $k_i$ has $E[q_i] = E[k_i] = 0$ and $Var(q_i) = Var(k_i) = 1$.",
+     "needs-undeclared")])
+def test_independence_of_q_i_and_k_i_said_in_words(words: str, status: str) -> None:
+    assert _claims(f"{words}\n\n$$ Var(q_i k_i) = E[q_i^2] E[k_i^2] $$\n") == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("p_i(\\delta_{ij} - p_j)", "holds"), ("p_i(1 - p_j)", "fails")])
+def test_a_definition_with_if_is_not_a_case_label(rhs: str, status: str) -> None:
+    # "where: $$δ_ij = 1$$ if $$i = j$$, otherwise $$0$$": δ is defined, no case is opened
+    text = ("$$ p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\nwith $y$ one-hot, and where: "
+            "$$\\delta_{ij} = 1$$ if $$i = j$$, otherwise $$0$$.\n\n"
+            f"$$ \\frac{{\\partial p_i}}{{\\partial z_j}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("premise,rhs,status", [("1", "p_j - 1", "holds-given"),
+                                                ("1", "p_j", "fails"),
+                                                ("0", "p_j", "not-checked")])
+def test_a_value_of_the_label_before_implies_is_the_case(premise: str, rhs: str,
+                                                         status: str) -> None:
+    text = ("$$\n\\mathcal{L} = -\\sum_i y_i \\log(p_i), \\qquad p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}"
+            f"\n$$\n\nFor a one-hot label $y$:\n\n$$\ny_j = {premise} \\Rightarrow "
+            f"\\frac{{\\partial \\mathcal{{L}}}}{{\\partial z_j}} = {rhs}\n$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps if s.kind in ("claim", "follows")] == [status]
+    assert not any(s.status.value == "fails" and s.kind == "assumption" for s in r.steps)
+
+
+@pytest.mark.parametrize("rhs,status", [("e^{z_j}(\\sum_l e^{z_l} - e^{z_j})", "holds"),
+                                        ("e^{z_j}\\sum_l e^{z_l}", "fails")])
+def test_an_expression_shown_alone_is_an_aside(rhs: str, status: str) -> None:
+    # the quotient rule, then "$$∂/∂z_k e^{z_j}$$ is a different case", then "In the case of
+    # j = k: $$= …$$": the chain goes on from the quotient rule, in the case j = k
+    text = ("$$ S_j = \\frac{e^{z_j}}{\\sum_l e^{z_l}} $$\n\n$$\n\\frac{\\partial S_{j}}{\\partial z_{k}} = "
+            "\\frac{\\frac{\\partial}{\\partial z_{k}} e^{z_{j}} \\cdot \\sum_{l} e^{z_{l}} - e^{z_{j}} "
+            "\\cdot \\frac{\\partial}{\\partial z_{k}} \\sum_{l} e^{z_{l}}}{\\left[ \\sum_{l} e^{z_{l}} "
+            "\\right]^2}\n$$\n\nThe derivative on the left is a different case:\n\n$$\n"
+            "\\frac{\\partial}{\\partial z_{k}} e^{z_{j}}\n$$\n\nIn the case of \\( j = k \\), we "
+            f"substitute:\n\n$$\n= \\frac{{{rhs}}}{{\\left[ \\sum_{{l}} e^{{z_{{l}}}} \\right]^2}}\n$$\n")
+    assert _claims(text) == ["holds", status]
+
+
+def test_a_product_of_two_sums() -> None:
+    text = ("$$ y_i = \\frac{e^{x_i}}{\\sum_l e^{x_l}} $$\n\n$$ \\frac{e^{x_i}(\\sum_l e^{x_l} - "
+            "e^{x_i})}{\\sum_{l} e^{x_l} \\cdot \\sum_{l} e^{x_l}} = y_i(1 - y_i) $$\n\n"
+            "$$ \\frac{e^{x_i}}{\\sum_{l} e^{x_l} \\cdot \\sum_{l} e^{x_l}} = y_i $$\n")
+    assert _claims(text) == ["holds", "fails"]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\sigma_i(\\mathbf{z})(\\delta_{ij} - \\sigma_j(\\mathbf{z}))",
+                                         "holds"),
+                                        ("\\sigma_i(\\mathbf{z})", "fails")])
+def test_a_softmax_written_with_its_argument(rhs: str, status: str) -> None:
+    text = ("$$ \\sigma_i(\\mathbf{z}) = \\frac{e^{z_i}}{\\sum_j e^{z_j}} $$\n\n"
+            f"$$ \\frac{{\\partial \\sigma_i(\\mathbf{{z}})}}{{\\partial z_j}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+def test_numbers_for_an_examples_scores_given_in_words_are_not_judged() -> None:
+    text = ("$$ \\sigma_i(z) = \\frac{e^{z_i}}{\\sum_{k=1}^{n} e^{z_k}} $$\n\n"
+            "假设我们有一个包含三个元素的向量 $z = (1, 2, 3)$：\n\n"
+            "$$ \\sum_{j=1}^{3} e^{z_j} = 2.718 + 7.389 + 20.086 $$\n")
+    assert _claims(text) == ["not-checked"]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\mathbb{E}[(q \\cdot k)^2] - (\\mathbb{E}[q \\cdot k])^2",
+                                         "holds"),
+                                        ("2\\mathbb{E}[(q \\cdot k)^2]", "fails")])
+def test_a_blackboard_var(rhs: str, status: str) -> None:
+    # \mathbb{Var}[…] is the variance, as \mathbb{E}[…] the mean (it was dropped, leaving q·k)
+    text = ("假设 $q$ 和 $k$ 的各个元素独立同分布且均值为0，方差为1，那么：\n$$\n"
+            f"\\mathbb{{Var}}[q \\cdot k] = {rhs}\n$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\sigma_j - y_j", "holds-given"),
+                                        ("\\sigma_j", "fails")])
+def test_the_true_class_named_without_a_verb(rhs: str, status: str) -> None:
+    text = ("$$ \\sigma_j = \\frac{e^{z_j}}{\\sum_k e^{z_k}} $$\n\nWhen softmax is followed by "
+            "cross-entropy loss with true class $c$:\n\n$$\\mathcal{L} = -\\log \\sigma_c$$\n\n"
+            f"$$\\frac{{\\partial \\mathcal{{L}}}}{{\\partial z_j}} = \\sigma_j - \\mathbb{{1}}[j = c] = {rhs}$$\n")
+    assert _claims(text)[-1] == status
+
+
+def test_a_case_after_long_inline_math_in_the_same_sentence() -> None:
+    # 即 $E[q_i]=…$、$\operatorname{Var}(q_i)=…$、当 $i\ne j$ 时，$E[k_ik_j]=0$: the case is i ≠ j
+    text = ("假设各维度相互独立，均值为 0、方差为 1。\n\n即 $E[q_i]=E[k_i]=0$、"
+            "$\\operatorname{Var}(q_i)=\\operatorname{Var}(k_i)=1$、当 $i\\ne j$ 时，$E[k_ik_j]=0$。\n")
+    r = verify_text(text, "n.md", numeric=False, inline=True)
+    assert not [s for s in r.steps if s.status.value == "fails"]
+
+
+@pytest.mark.parametrize("last,status", [("p_j(1 - p_j)", "holds"), ("p_j", "fails")])
+def test_a_relation_ending_one_display_begins_the_next(last: str, status: str) -> None:
+    text = ("$$ p_j = \\frac{e^{z_j}}{\\sum_k e^{z_k}} $$\n\n$$\n\\frac{\\partial p_j}{\\partial z_j} =\n"
+            f"$$\n\n$$\n= {last}\n$$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_definition_of_delta_and_a_word_with_an_index() -> None:
+    text = ("$$ \\delta_{ij} = \\begin{cases} 1 & i = j \\\\ 0 & i \\neq j \\end{cases} $$\n\n"
+            "$$ \\text{score}_{ij} = \\frac{q_i k_j}{2} $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps][-1] == "definition"
+    assert not [s for s in r.steps if s.status.value in ("fails", "not-read")]

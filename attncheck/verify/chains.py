@@ -38,6 +38,7 @@ from sympy import (
     Function,
     Indexed,
     IndexedBase,
+    KroneckerDelta,
     Mul,
     Pow,
     Product,
@@ -224,7 +225,8 @@ def _is_name(v: Any) -> bool:
         return True
     if isinstance(v, Indexed) and all(isinstance(a, Symbol) or a.is_Integer for a in v.indices):
         return True
-    if isinstance(v, Function) and not isinstance(v, (E, Var, Cov, JacobianOf, VectorLiteral)) \
+    if isinstance(v, Function) and not isinstance(v, (E, Var, Cov, JacobianOf, VectorLiteral,
+                                                      KroneckerDelta)) \
             and all(isinstance(a, Symbol) or (isinstance(a, Indexed) and all(
                 i.is_Integer for i in a.indices)) for a in v.args):
         return True  # f(x), g_1(x_1): a function named with its argument
@@ -444,6 +446,10 @@ class _Builder:
         self.introduced: tuple[Math | None, set[str]] = (None, set())
         #: the last expression of each row the note numbered (\tag{1}, \qquad(1))
         self.labelled: dict[str, Link] = {}
+        #: an expression shown alone, and the chain's last expression before it
+        self.aside: tuple[Link, Link | None, str] | None = None
+        #: the last expression of every chain so far
+        self.ends: list[Link] = []
         self.chains: list[Chain] = []
         self.current: list[Step] = []
         self.current_block: Math | None = None
@@ -473,6 +479,8 @@ class _Builder:
                 self.seen.add(type(f).__name__)
 
     def close(self) -> None:
+        if self.current:
+            self.ends.append(self.current[-1].rhs)
         if self.current and self.current_block is not None:
             self.chains.append(Chain(tuple(self.current), self.current_block, self.hidden))
         self.current = []
@@ -494,6 +502,25 @@ class _Builder:
                 condition = (" ".join(block.text[toks[0].start:toks[-1].end].split()), value)
                 rows = rows[1:]
         continues = bool(rows) and rows[0].pieces[0] is None
+        if continues and self.current and self.current[-1].rhs.problem.startswith(
+                "expected an expression after") and \
+                self.current[-1].relation == rows[0].relations[0].value:
+            # "… = ⏎$$⏎$$ = …": the relation ending one display begins the next
+            self.last = self.current.pop().lhs
+        if continues and lead_words.strip() and self.aside is not None and \
+                self.last is self.aside[0] and lead_words != self.aside[2]:
+            # "$$∂/∂z_k e^{z_j}$$ is a different case. In the case of j = k: $$= …$$": the
+            # expression shown alone was an aside about a part of an earlier expression;
+            # prose, then "= …", goes on with the chain whose expression holds that part
+            part = self.aside[0].value
+            held = next((e for e in reversed(self.ends) if isinstance(e.value, Expr) and
+                         isinstance(part, Expr) and e.value != part and e.value.has(part)),
+                        None)
+            if held is not None:
+                self.close()
+                self.last = held
+        if not hidden and not continues:
+            self.aside = None  # a display of its own: no aside is pending any more
         if hidden:  # inline math in the prose: read, but it does not move the display's chain
             pass
         elif continues and condition is not None:
@@ -512,7 +539,7 @@ class _Builder:
         for row in rows:
             self._assumptions(block, row)
         if not rows and not hidden and (block.display or block.alone):
-            self._expression_alone(block)
+            self._expression_alone(block, lead_words)
             return
         first_row = True
         for row in rows:
@@ -563,6 +590,9 @@ class _Builder:
                 if self.current:
                     last = self.current[-1]
                     premise = (last.lhs, last.rhs)
+                    if last.kind == "claim" and _is_value(last.lhs.value, last.rhs.value):
+                        # "y_j = 1 ⇒ ∂L/∂z_j = p_j − 1": the premise is a case, not a claim
+                        self.current[-1] = replace(last, kind="assumption")
                 self.close()
                 self.current_block = block
                 left = right
@@ -606,7 +636,7 @@ class _Builder:
             self.labelled[row.tag] = left
         self.after_alternative = row.alternative
 
-    def _expression_alone(self, block: Math) -> None:
+    def _expression_alone(self, block: Math, lead: str = "") -> None:
         """``$\\frac{∂ softmax(x_k)}{∂x_i}$`` then ``$= …$``: an expression on its own starts
         the chain the next block continues."""
         try:
@@ -618,6 +648,7 @@ class _Builder:
             return
         link = _link(block, Piece(tuple(toks)), self.parser, 0)
         if link.read:
+            self.aside = (link, self.last, lead)
             self.close()
             self.last = link
             self.current_block = block
@@ -761,6 +792,8 @@ class _Builder:
             return "definition-right"  # "h_i = Σ_k e^{a_k} = Σ": the last name is new
         if n == 0 and not self.current and self._instance_of_definition(lv, rv):
             return "definition"
+        if n == 0 and not self.current and isinstance(lv, KroneckerDelta):
+            return "definition"  # δ_ij = 1 if i = j, else 0: the note defines δ (kept as δ)
         short = self._shorthand(lv, rv)
         if short is not None:
             # e^{x_i}/Σ_k e^{x_k} = e^{x_i}/Σ: the right side names a part of the left
@@ -795,6 +828,11 @@ class _Builder:
         if part is None or part.is_number or _is_name(part) or part.has(new[0]):
             return None
         return new[0], part
+
+
+def _is_value(lhs: Any, rhs: Any) -> bool:
+    """``y_j = 1``: one entry set to a number."""
+    return isinstance(lhs, Indexed) and isinstance(rhs, Expr) and rhs.is_number
 
 
 def _cited_label(piece: Piece | None) -> str | None:
@@ -861,21 +899,27 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
     for n, block in enumerate(blocks):
         rows, _ = rows_of(block)
         lead = leads[n] if n < len(leads) else ""
-        # displays with no prose between them stay in the case the last prose named
-        condition = (_other_class(lead, correct) or lead_condition(lead, b.parser)) \
+        # displays with no prose between them stay in the case the last prose named, and so
+        # does a display that goes on with "= …" after words that name no other case
+        found = (_other_class(lead, correct) or lead_condition(lead, b.parser)) \
             if lead.strip() else condition
-        b.block(block, rows, lead, condition, hidden=not (block.display or inline))
+        goes_on = bool(rows) and rows[0].pieces[0] is None
+        hidden = not (block.display or inline)
+        here = condition if found is None and goes_on else found
+        if not hidden:  # inline math in the prose is read in its sentence's case, no further
+            condition = here
+        b.block(block, rows, lead, here, hidden=hidden)
     b.close()
     if assumed is not None:
         assumed += b.assumed
     return b.chains
 
 
-_CASE = re.compile(r"\$+\s*([^$]{1,40}?)\s*\$+|(?<![\\a-zA-Z_{])([a-z]\s*(?:=|≠|!=|\\neq?|\\not\s*=)"
+_CASE = re.compile(r"\$+\s*([^$]{1,300}?)\s*\$+|(?<![\\a-zA-Z_{])([a-z]\s*(?:=|≠|!=|\\neq?|\\not\s*=)"
                    r"\s*[a-z])(?![a-zA-Z_}])")
 #: Words that make a condition a case label: "If $i = j$,", "当 $i=j$ 时", "$i≠j$ 的情况".
 _CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|case\s*\d*\s*[:：.]?|for|in case|"
-                         r"consider(?:ing)?)|当|若|如果|对于|考虑|"
+                         r"in the case (?:of|that|where)|consider(?:ing)?)|当|若|如果|对于|考虑|"
                          r"情况\s*[\d一二三四五六七八九十]*\s*[:：]?)\s*[(（]?\s*$", re.IGNORECASE)
 _CUE_AFTER = re.compile(r"^\s*[)）]?\s*(?:时|的时候|的情况|情况下|[:：,，]?\s*$)")
 #: A sentence about whether something is true is a remark, not a case label.
@@ -886,11 +930,14 @@ _REMARK = re.compile(r"\b(?:holds?|true|valid|wrong|fails?|only|correct|drops?)\
 #: The class a one-hot label marks, named by a letter: "the correct class is k",
 #: "index of the correct class is k", "正确类别为 k", "真实标签的下标为 k".
 CORRECT_CLASS = re.compile(
-    r"(?:correct|true|target|ground[- ]truth)\s+(?:class|label|category)(?:\s+index)?"
+    r"(?<![A-Za-z])(?:correct|true|target|ground[- ]truth)\s+(?:class|label|category)(?:\s+index)?"
     r"\s*(?:is|=|:)\s*([a-z])\b(?!\s*[_^=]|\()|"
     r"(?:正确|真实|目标)的?(?:类别|类|标签)的?(?:下标|索引|编号)?\s*(?:为|是|=)\s*([a-z])(?![A-Za-z_(^])|"
     # "假设仅 y_k = 1", "only y_k = 1": the one entry that is 1 names the class
-    r"(?:仅|只有|only)\s*[a-z]_\{?([a-z])\}?\s*=\s*1(?![0-9.])",
+    r"(?:仅|只有|only)\s*[a-z]_\{?([a-z])\}?\s*=\s*1(?![0-9.])|"
+    # "with true class $c$": no verb, so only a letter that names an index
+    r"(?<![A-Za-z])(?:correct|true|target|ground[- ]truth)\s+(?:class|category)\s+([cjklmnr])\b"
+    r"(?!\s*[_^=(])",
     re.IGNORECASE)
 
 
@@ -917,10 +964,24 @@ def _other_class(lead: str, correct: str | None) -> tuple[str, Any] | None:
     return f"{j} ≠ {correct}", ("≠", index_symbol(j), index_symbol(correct))
 
 
-def names_a_case(title: str) -> bool:
-    """Whether a heading names a case (``#### When $j \\neq i$``, ``情况二：i ≠ j``): the
+def names_a_case(title: str) -> str:
+    """The case a heading names (``#### When $j \\neq i$``, ``### Case 2: Off-Diagonal
+    Elements ($i \\neq j$)``), as a sentence that says it — "" when it names none: the
     derivations of its section are about that case."""
-    return lead_condition(title, Parser(Notation())) is not None
+    parser = Parser(Notation())
+    if lead_condition(title, parser) is not None:
+        return title
+    conditions = []
+    for m in _CASE.finditer(title):
+        tex = m.group(1) or m.group(2)
+        try:
+            toks = tokenize(tex)
+        except LexError:
+            continue
+        if is_index_condition(toks) and not any(t.kind == "NUMBER" for t in toks):
+            conditions.append(tex)
+    # one condition in a heading is the section's case, wherever the heading puts it
+    return f"When ${conditions[0]}$" if len(conditions) == 1 else ""
 
 
 def lead_condition(lead: str, parser: Parser) -> tuple[str, Any] | None:
@@ -945,6 +1006,8 @@ def _case_in(tail: str, parser: Parser) -> tuple[str, Any] | None:
     for m in _CASE.finditer(tail):
         tex = m.group(1) or m.group(2)
         before, after = tail[:m.start()], tail[m.end():]
+        if re.search(r"\$[^$]*=[^$]*\$+\s*(?:if|when|当|若)\s*$", before):
+            continue  # "δ_ij = 1 if $i = j$": the case of a definition, not a label
         labelled = bool(_CUE_BEFORE.search(before) or _CUE_AFTER.match(after) and
                         (not before.strip() or re.fullmatch(r"\s*(\d+[.)、]|[-*•])?\s*", before)))
         # "情况二: $i = k$, $l \neq j$": a second condition joined to a labelled one

@@ -790,6 +790,12 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
     from derivations.expectation import is_random
 
     for a, b in ((lhs, rhs), (rhs, lhs)):
+        if b.is_number and not b.is_Integer and not a.is_number and any(
+                str(x.base.label) == "x" for x in a.atoms(Indexed)):
+            # Σ_j e^{z_j} = 2.718 + 7.389 + 20.086: the example's scores (z = (1, 2, 3), given
+            # in words) are not read; for every z the numbers say nothing
+            raise UnsupportedExpression("numbers for the scores of the note's example, whose "
+                                        "values verify did not read (not checked)")
         if b.is_number and not isinstance(a, VectorLiteral) and is_random(a, model):
             # q·k = (1×1) + (−1×1) = 0: the note has put in values of its own example
             raise UnsupportedExpression("a random quantity equal to a number: the note "
@@ -871,6 +877,16 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
         else:
             lhs, rhs = _under_condition(lhs, c), _under_condition(rhs, c)
     if step.kind == "follows" and step.premise is not None:
+        given = _label_value(step.premise)
+        if given is not None and given[1] == 1:
+            # "y_j = 1 ⇒ ∂L/∂z_j = p_j − 1": the label is one-hot at j in this case
+            from derivations.softmax import OneHotTarget
+
+            declared = declared + (OneHotTarget(given[0].indices[-1]),)
+        elif given is not None:
+            return _recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: under the case "
+                             f"{text(given[0])} = {given[1]}, which the checker does not take "
+                             "as a hypothesis", n, dset, model)
         lhs, rhs = _follows(lhs, rhs, step.premise, step.aliases)
     moments = frozenset(lhs.atoms(E, Var, Cov) | rhs.atoms(E, Var, Cov))
     mixed = next((f for f in ctx.correlated if any(_mixes_components(m, f) for m in moments)),
@@ -963,6 +979,15 @@ def _within_written_decimals(lhs: Expr, rhs: Expr, step: Step) -> bool:
     except (TypeError, ValueError):
         return False
     return gap <= 10.0 ** -min(places)
+
+
+def _label_value(premise: tuple[Link, Link]) -> tuple[Indexed, Expr] | None:
+    """(t_j, v) when the premise of ⇒ sets one entry of the label to a number."""
+    a, b = (x.value for x in premise)
+    if isinstance(a, Indexed) and str(a.base.label) == "t" and isinstance(b, Expr) and \
+            b.is_number and isinstance(a.indices[-1], Symbol):
+        return a, b
+    return None
 
 
 def _follows(lhs: Expr, rhs: Expr, premise: tuple[Link, Link],
@@ -1207,7 +1232,8 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
         if isinstance(e, Heading):  # a new section; its title may name a case ("i = j 时")
             title = " ".join(e.text.split())
             lead = title or "§"
-            case = f"{title}. " if names_a_case(title) else ""
+            case = names_a_case(title)
+            case = f"{case}. " if case else ""
             continue
         if isinstance(e, Prose):
             words = e.text.split("$$", 1)[0] if e.text.count("$$") >= 2 else e.text

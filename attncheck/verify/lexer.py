@@ -447,9 +447,9 @@ class _Lexer:
                 raise LexError(f"\\{name} without its argument", i)
             inner = text[a[0]:a[1]].strip()
             kind = {"E": "EXPECT", "V": "WORD", "1": "INDICATOR", "I": "INDICATOR",
-                    "P": "WORD"}.get(inner)
-            if kind == "WORD":
-                self.emit("WORD", "Var" if inner == "V" else "Pr", i, a[2])
+                    "P": "WORD", "Var": "WORD", "Cov": "WORD"}.get(inner)
+            if kind == "WORD":  # \mathbb{V}, \mathbb{Var}: the variance, as \mathbb{E} the mean
+                self.emit("WORD", {"V": "Var", "P": "Pr"}.get(inner, inner), i, a[2])
             elif kind:
                 self.emit(kind, inner, i, a[2])
             else:

@@ -72,6 +72,9 @@ def _name_of(toks: Sequence[Tok]) -> tuple[str, bool] | None:
         return name, False
     if rest[0].kind == "LPAR" and len(rest) >= 2 and rest[-2].kind == "SUB":  # s(x)_i
         return name, True
+    if rest[0].kind == "SUB" and len(rest) >= 4 and rest[2].kind == "LPAR" and \
+            rest[-1].kind == "RPAR":  # σ_i(z): the i-th output, its argument named
+        return name, True
     return None
 
 
@@ -227,6 +230,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
             aliases.add(name)
     target = loss = None
     outputs = {output} | aliases if output is not None else set()
+    # y_i(z_i) = e^{z_i}/Σ_k e^{z_k}, σ_i(𝐳) = …: the softmax's own entries, not a function
+    functions = {f for f in functions if f.split("_")[0] not in outputs}
     for r, pieces in definitions:
         lhs = _name_of(pieces[0].toks)  # type: ignore[union-attr]
         if lhs is None or lhs[0] == output:

@@ -233,6 +233,32 @@ _NO_SUMMAND = {"RBRACE", "RPAR", "RSQB", "PLUS", "MINUS", "REL", "PRIME", "CDOT"
                "STAR", "SLASH", "AMP", "ROWSEP", "COMMA", "PERIOD", "QUAD", "TEXT"}
 
 
+def _products_of_sums(toks: list[Tok]) -> list[Tok]:
+    r"""``\sum_l e^{z_l} \cdot \sum_l e^{z_l}``: a product of two sums, as the reader sees it —
+    the first sum ends at the · that a second \sum follows (it does not take the product)."""
+    out = list(toks)
+    a = 0
+    while a < len(out):
+        if out[a].kind != "SUM":
+            a += 1
+            continue
+        depth, b = 0, a + 1
+        while b < len(out):
+            k = out[b].kind
+            depth += {"LBRACE": 1, "LPAR": 1, "LSQB": 1, "RBRACE": -1, "RPAR": -1,
+                      "RSQB": -1}.get(k, 0)
+            if depth < 0 or (depth == 0 and k in ("PLUS", "MINUS", "REL", "AMP", "ROWSEP")):
+                break
+            if depth == 0 and k in ("CDOT", "TIMES", "STAR") and b + 1 < len(out) and \
+                    out[b + 1].kind == "SUM":
+                out[a:b] = [Tok("LBRACE", "{", out[a].start, out[a].start)] + out[a:b] + \
+                    [Tok("RBRACE", "}", out[b - 1].end, out[b - 1].end)]
+                break
+            b += 1
+        a += 1
+    return out
+
+
 def _sums_as_names(toks: Sequence[Tok]) -> list[Tok]:
     r"""``\frac{e_i}{\sum}``, ``\sum'``, ``\sum^2``, ``\Sigma_C``: a Σ with nothing to sum is
     the note's name for the sum of the exponentials (Σ), as the reader takes it."""
@@ -265,7 +291,7 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
     ``E`` followed by ``(`` or ``[`` (or ``_{…}`` / ``^2`` then one) is the expectation;
     ``D`` likewise is the variance, as Chinese notes write it.
     """
-    toks = _sums_as_names(toks)
+    toks = _products_of_sums(_sums_as_names(toks))
     skip: set[int] = set()
     out: list[Tok] = []
     open_bars: list[str] = []
@@ -287,6 +313,11 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
             # y_{i(j)}: "i or j, the same here" — a note's own convention, not one index
             raise ParseProblem("an index with a parenthesis, as i(j): not understood", t.start)
         if a in skip:
+            continue
+        if t.kind == "TEXT" and a + 1 < n and toks[a + 1].kind == "SUB" and \
+                re.fullmatch(r"[A-Za-z]{2,}", t.note or ""):
+            # \text{score}_{ij}: a word with an index is a name, score_ij
+            out.append(Tok("LETTER", t.note, t.start, t.end))
             continue
         if t.kind == "TEXT" and len(out) >= 3 and out[-1].kind == "LBRACE" and \
                 out[-2].kind == "SUB" and out[-3].kind == "LETTER" and a + 1 < n and \
@@ -1140,6 +1171,9 @@ class _Build(Transformer_NonRecursive):
         return self.v(x, meta)
 
     def _product(self, a: Any, b: Any, meta: Any, juxtaposed: bool) -> Any:
+        if juxtaposed and isinstance(a, Indexed) and str(a.base.label) == "y" and \
+                isinstance(b, _Paren) and isinstance(b.expr, _Vector) and b.expr.name == "x":
+            return a  # σ_i(𝐳): the i-th output, with the scores it is a function of named
         if juxtaposed and self._loss_call(a, b):
             return LOSS
         if juxtaposed and isinstance(b, _Tuple) and isinstance(a, Symbol) and not a.is_integer:

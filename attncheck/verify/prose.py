@@ -70,7 +70,7 @@ _CONCLUSION = re.compile(r"因此|所以|于是|於是|故而|可得|得到|可�
 _ABOUT = re.compile(r"分量|元素|随机变量|隨機變數|隨機變量|向量|维|維|假设|假設|假定|设|設|若|如果|服从|服從|"
                     r"\b(?:components?|entries|entry|elements?|coordinates?|random variables?|"
                     r"vectors?|assum\w*|suppose|let|given|if|where|drawn|sampled|distributed|"
-                    r"initiali[sz]\w*)\b|\b[qk]\b|\bquer(?:y|ies)\b|\bkeys?\b", re.I)
+                    r"initiali[sz]\w*)\b|\b[qk](?:_\w+)?\b|\bquer(?:y|ies)\b|\bkeys?\b", re.I)
 
 
 def read_assumptions(text: str, families: tuple[str, ...], scalars: tuple[str, ...] = (),

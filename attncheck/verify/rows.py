@@ -263,7 +263,7 @@ def _trailing_label(toks: list[Tok]) -> tuple[list[Tok], str]:
 def _leading_text(toks: list[Tok]) -> tuple[str, list[Tok]]:
     words = []
     while toks and toks[0].kind == "TEXT":
-        if len(toks) > 1 and toks[1].kind == "REL" and re.fullmatch(
+        if len(toks) > 1 and toks[1].kind in ("REL", "SUB") and re.fullmatch(
                 r"[A-Za-z][A-Za-z \\_]{0,30}", toks[0].note.strip()):
             # \text{Output} = …: the text is the name the row defines, not commentary (dropped,
             # the row would start with '=' and glue itself onto the display before it)
