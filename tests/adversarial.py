@@ -111,6 +111,8 @@ SHAPES: dict[str, tuple[str, str]] = {
     "display-lines": ("md", "a\n$$\n"),  # 10⁵ displays: refused past 10,000 '$$'
     "md-brackets": ("md", "x\n\\[\n"),  # \[ never closed, a paragraph each
     "open-displays": ("md", "$$ a\n"),  # each tried as a display with no closing line
+    "html-displays": ("md", "<div>\n$$ a\n"),  # displays inside one raw HTML block
+    "nested-sums": ("tex", "\\[ a = \\sum_i"),  # one row of sums, each without a summand
 }
 
 

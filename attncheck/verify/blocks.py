@@ -334,9 +334,9 @@ def _scan_markdown(source: Source) -> list[Event]:
             events += _scripts(text, lo, hi)
             # <div class="long-math">⏎$$ … $$⏎</div>: Markdown keeps the block as raw HTML,
             # but the page's MathJax still shows the display inside it
-            hidden = [c.span() for c in re.finditer(r"<!--.*?-->", text[lo:hi], re.DOTALL)]
-            for m in _HTML_DISPLAY.finditer(text, lo, hi):
-                if any(a <= m.start() - lo < b for a, b in hidden):
+            hidden = _comment_spans(text, lo, hi)
+            for m in _HTML_DISPLAY.finditer(text, lo, hi) if "$$" in text[lo:hi] else ():
+                if any(a <= m.start() < b for a, b in hidden):
                     continue  # <!-- $$ … $$ -->: commented out, not shown
                 start, anchors = _anchor(m.group(1), text, m.start(1), m.end(1))
                 events.append(Math(start, m.group(1), anchors, display=True))
@@ -352,6 +352,21 @@ def _scan_markdown(source: Source) -> list[Event]:
 
 #: A $$ … $$ display inside a raw HTML block.
 _HTML_DISPLAY = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$", re.DOTALL)
+
+
+def _comment_spans(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """Where ``<!-- … -->`` comments lie in text[lo:hi]; one left open runs to hi (found in one
+    pass: a regex retried at every unclosed ``<!--`` would be quadratic)."""
+    spans = []
+    at = text.find("<!--", lo, hi)
+    while at >= 0:
+        end = text.find("-->", at + 4, hi)
+        if end < 0:
+            spans.append((at, hi))
+            break
+        spans.append((at, end + 3))
+        at = text.find("<!--", end + 3, hi)
+    return spans
 
 
 def _prose_in_code(content: str) -> bool:

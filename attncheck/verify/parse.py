@@ -291,6 +291,9 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
     ``E`` followed by ``(`` or ``[`` (or ``_{…}`` / ``^2`` then one) is the expectation;
     ``D`` likewise is the variance, as Chinese notes write it.
     """
+    if len(toks) > 4 * MAX_TOKENS:  # refused below anyway; the passes here need not see it
+        raise ParseProblem(f"an expression of {len(toks)} tokens (limit {MAX_TOKENS})",
+                           toks[0].start)
     toks = _products_of_sums(_sums_as_names(toks))
     skip: set[int] = set()
     out: list[Tok] = []
