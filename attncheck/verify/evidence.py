@@ -176,7 +176,8 @@ def _softmax_value(e: Expr, xs: np.ndarray, ts: np.ndarray, idx: dict[Symbol, in
         ys = softmax(xs)
     if isinstance(e, Derivative):
         (var, count), = e.variable_count
-        if count != 1 or not isinstance(var, Indexed) or str(var.base.label) not in "xyt":
+        if count != 1 or not isinstance(var, Indexed) or \
+                str(var.base.label) not in ("x", "y", "t"):
             raise ValueError(f"{e}: only first derivatives by a component x_j, y_j or t_j")
         m = int(_softmax_value(var.indices[-1], xs, ts, idx, ys).real) - 1
         moved = {"x": xs, "y": ys, "t": ts}[str(var.base.label)].astype(complex)
