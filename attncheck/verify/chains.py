@@ -64,6 +64,7 @@ from attncheck.verify.parse import (
     prose_in_place_of_math,
 )
 from attncheck.verify.rows import (
+    CASE_WORD,
     DEFINING_WORDS,
     Piece,
     Row,
@@ -81,6 +82,7 @@ __all__ = [
     "build_chains",
     "class_letter",
     "is_condition_block",
+    "is_value",
     "names_a_case",
     "rows_of",
     "substitute",
@@ -590,7 +592,7 @@ class _Builder:
                 if self.current:
                     last = self.current[-1]
                     premise = (last.lhs, last.rhs)
-                    if last.kind == "claim" and _is_value(last.lhs.value, last.rhs.value):
+                    if last.kind == "claim" and is_value(last.lhs.value, last.rhs.value):
                         # "y_j = 1 ⇒ ∂L/∂z_j = p_j − 1": the premise is a case, not a claim
                         self.current[-1] = replace(last, kind="assumption")
                 self.close()
@@ -830,7 +832,7 @@ class _Builder:
         return new[0], part
 
 
-def _is_value(lhs: Any, rhs: Any) -> bool:
+def is_value(lhs: Any, rhs: Any) -> bool:
     """``y_j = 1``: one entry set to a number."""
     return isinstance(lhs, Indexed) and isinstance(rhs, Expr) and rhs.is_number
 
@@ -850,8 +852,7 @@ def _is_case_row(row: Row) -> bool:
     if len(row.relations) != 1 or row.pieces[0] is None or row.pieces[1] is None:
         return False
     toks = row.pieces[0].toks + (row.relations[0],) + row.pieces[1].toks
-    return is_index_condition(toks) and bool(re.search(r"\b(if|when|for)\b|当|若|如果",
-                                                        row.lead, re.IGNORECASE))
+    return is_index_condition(toks) and bool(CASE_WORD.search(row.lead))
 
 
 def is_condition_block(block: Math) -> bool:

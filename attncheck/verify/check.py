@@ -65,6 +65,7 @@ from attncheck.verify.chains import (
     build_chains,
     class_letter,
     is_condition_block,
+    is_value,
     names_a_case,
     rows_of,
     substitute,
@@ -984,8 +985,7 @@ def _within_written_decimals(lhs: Expr, rhs: Expr, step: Step) -> bool:
 def _label_value(premise: tuple[Link, Link]) -> tuple[Indexed, Expr] | None:
     """(t_j, v) when the premise of ⇒ sets one entry of the label to a number."""
     a, b = (x.value for x in premise)
-    if isinstance(a, Indexed) and str(a.base.label) == "t" and isinstance(b, Expr) and \
-            b.is_number and isinstance(a.indices[-1], Symbol):
+    if is_value(a, b) and str(a.base.label) == "t" and isinstance(a.indices[-1], Symbol):
         return a, b
     return None
 

@@ -266,9 +266,10 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         rename[name] = "y"
     # a letter the note also writes as an index (z_s) is not renamed as scores: its second
     # softmax (y_i = e^{s_i}/Σ_c e^{s_c}) is left unread rather than its indices misread
-    for z in more_logits - {output, "x"} - set(aliases) - _index_letters(rows):
+    as_indices = _index_letters(rows)
+    for z in more_logits - {output, "x"} - set(aliases) - as_indices:
         rename.setdefault(z, "x")
-    if logits and logits != "x" and logits not in _index_letters(rows):
+    if logits and logits != "x" and logits not in as_indices:
         rename[logits] = "x"
         if logits.isupper() and logits.lower() in indexed and logits.lower() not in rename \
                 and logits.lower() in _exponent_letters(rows):

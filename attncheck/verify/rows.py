@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 from attncheck.verify.lexer import Tok
 
-__all__ = ["CONNECTIVES", "DEFINING_WORDS", "Piece", "Row", "split_rows"]
+__all__ = ["CASE_WORD", "CONNECTIVES", "DEFINING_WORDS", "Piece", "Row", "split_rows"]
 
 #: Environments whose rows are the note's rows (unwrapped here).
 ROW_ENVS = ("align", "aligned", "alignat", "alignedat", "split", "gather", "gathered", "multline",
@@ -51,6 +51,8 @@ _CONDITION_WORDS = re.compile(r"^\s*(for|if|when|whenever|where|otherwise|else|w
                               r"对于|对|在|其中)\b|时\s*$|^\s*(当|若|如果|对于|对)", re.I)
 #: "a = b \\text{or} c = d": alternatives, each true in a case the note does not name.
 _ALTERNATIVE = re.compile(r"or|或|或者", re.I)
+#: The word that makes an index condition a case: "if i = j", "当 i ≠ j 时".
+CASE_WORD = re.compile(r"\b(if|when|for)\b|当|若|如果", re.IGNORECASE)
 #: Words between two equations of one row: "a = b \\text{or} c = d".
 _JOINING_WORDS = re.compile(r"or|and|或|或者|以及|且|和", re.I)
 _INDEX_LETTERS = set("ijklmncabtrsuvpq") | {"ell"}
@@ -246,7 +248,7 @@ def _left_cell_case(raw: list[Tok]) -> tuple[Piece, int] | None:
     words = " ".join(t.note for t in cell if t.kind == "TEXT")
     core = [t for t in cell if t.kind not in ("TEXT", "QUAD", "COLON", "COMMA")]
     if core and is_index_condition(core) and (
-            re.search(r"\b(if|when|for)\b|当|若|如果", words, re.IGNORECASE) or
+            CASE_WORD.search(words) or
             any(t.kind == "COLON" for t in cell)):
         return Piece(tuple(core)), amp
     return None
