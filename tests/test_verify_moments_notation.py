@@ -168,3 +168,13 @@ def test_the_label_a_worked_example_writes_out(rhs: str, status: str) -> None:
             "$$ L = -\\sum_{j=1}^{4} y_j \\log \\hat{y}_j $$\n\n"
             f"$$ L = {rhs} $$\n")
     assert _claims(text)[-1].startswith(status)
+
+
+@pytest.mark.parametrize("last,status", [("(p_i - 1) y_i", "holds"), ("(p_i + 1) y_i", "fails")])
+def test_a_sum_without_limits_runs_to_the_notes_number_of_classes(last: str, status: str) -> None:
+    # ten classes written in every limit: Σ_{j≠i} runs to 10 as well, not to a symbol n
+    text = ("$$ p_j = \\frac{e^{z_j}}{\\sum_{k=1}^{10} e^{z_k}} $$\n\n"
+            "$$ L = -\\sum_{j=1}^{10} y_j \\log p_j $$\n\n"
+            "$$ \\sum_{j=1}^{10} \\frac{\\partial L}{\\partial p_j}\\frac{\\partial p_j}{\\partial z_i}"
+            f" = \\sum_{{j\\neq i}} p_i y_j + {last} $$\n")
+    assert _claims(text) == [status]

@@ -314,7 +314,9 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     pairs = ((families[0], families[1]),) if len(families) >= 2 else ()
     pairs += tuple((a, b) for n, a in enumerate(scalars) for b in scalars[n + 1:])
     spread, square = _spread(rows, families, output)
-    return Notation(families=families, dim=dim, rename=rename, spread=spread,
+    length = _length(rows, {k for k, v in rename.items() if v in ("x", "y", "t")} |
+                     ({"x", "y", "t"} - set(rename)), families, dim)
+    return Notation(families=families, dim=dim, rename=rename, spread=spread, length=length,
                     spread_square=square,
                     functions=frozenset(functions - {"L"}), scalars=scalars,
                     dependent=pairs,
@@ -802,6 +804,45 @@ def _dimension(rows: Sequence[Sequence[Row]], families: tuple[str, ...]) -> str 
     if not found:
         return None
     return found.most_common(1)[0][0]
+
+
+def _length(rows: Sequence[Sequence[Row]], softmax: set[str], families: tuple[str, ...],
+            dim: str) -> str:
+    """The number of classes the note's softmax sums run to, when every sum of the scores,
+    outputs or labels that writes its upper limit writes the same one (Σ_{j=1}^{K}, or
+    Σ_{j=1}^{10} at least twice): a sum without limits (Σ_{j≠i}) runs there too.  Else n."""
+    found: Counter[str] = Counter()
+    for block in rows:
+        for row in block:
+            for piece in row.pieces:
+                toks = piece.toks if piece is not None else ()
+                for n, t in enumerate(toks):
+                    if t.kind != "SUM":
+                        continue
+                    sup = _limit_sup(toks, n + 1)
+                    if sup is None:
+                        continue
+                    body = {_letter(u) for u in toks[sup + 1:sup + 14]}
+                    if not body & softmax or body & set(families):
+                        continue
+                    lim = _limit_text(toks, sup + 1)
+                    if lim is None:  # ^{10}, ^10
+                        digits = [u for u in toks[sup + 1:sup + 4]
+                                  if u.kind not in ("LBRACE", "RBRACE")][:1]
+                        after = toks[sup + 2:sup + 4]
+                        if digits and digits[0].kind == "NUMBER" and (
+                                toks[sup + 1].kind == "NUMBER" or
+                                [u.kind for u in after] == ["NUMBER", "RBRACE"]):
+                            lim = digits[0].value
+                    if lim is None:
+                        return "n"  # a limit written otherwise (n−1, 2K): not one length
+                    found[lim] += 1
+    if len(found) != 1:
+        return "n"
+    (lim, count), = found.items()
+    if lim == dim or (lim.isdigit() and (count < 2 or int(lim) < 2)):
+        return "n"
+    return lim
 
 
 def _limit_sup(toks: Sequence[Tok], at: int) -> int | None:

@@ -878,6 +878,15 @@ class _Build(Transformer_NonRecursive):
             return _Index((), "")
         return ch[1]
 
+    def _length(self) -> Expr:
+        """The upper limit of a softmax sum the note writes without one: the note's number
+        of classes where it writes one (Σ_{j=1}^{K} elsewhere), else n."""
+        if self.n.length == "n":
+            return LENGTH
+        if self.n.length.isdigit():
+            return Integer(int(self.n.length))
+        return dimension_symbol(self.n.length)
+
     def _index_letter(self, name: str) -> Expr:
         if name == self.dim.name:
             return self.dim
@@ -1535,7 +1544,7 @@ class _Build(Transformer_NonRecursive):
     def _sum(self, body: Expr, lim: dict[str, Any] | None, meta: Any) -> Expr:
         where = _where(meta)
         random = any(str(x.base.label) in self.families for x in body.atoms(Indexed))
-        default_hi = self.dim if random else LENGTH
+        default_hi = self.dim if random else self._length()
         hi = self.v(lim["sup"], meta) if lim and "sup" in lim else default_hi
         if isinstance(hi, Symbol) and hi.name == self.dim.name:
             hi = self.dim
