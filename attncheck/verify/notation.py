@@ -782,25 +782,24 @@ def _in_products_of_vectors(rows: Sequence[Sequence[Row]]) -> set[str]:
     return out
 
 
+def _limited_sums(rows: Sequence[Sequence[Row]]) -> Iterator[tuple[Sequence[Tok], int]]:
+    """Every \\sum written with an upper limit: its piece's tokens and where its ^ is."""
+    for toks in _every_piece(rows):
+        for n, t in enumerate(toks):
+            if t.kind == "SUM":
+                sup = _limit_sup(toks, n + 1)
+                if sup is not None:
+                    yield toks, sup
+
+
 def _dimension(rows: Sequence[Sequence[Row]], families: tuple[str, ...]) -> str | None:
     """The upper limit of the sums over the families' components (d, d_k, n)."""
     found: Counter[str] = Counter()
-    for block in rows:
-        for row in block:
-            for piece in row.pieces:
-                if piece is None:
-                    continue
-                toks = piece.toks
-                for n, t in enumerate(toks):
-                    if t.kind != "SUM":
-                        continue
-                    sup = _limit_sup(toks, n + 1)
-                    if sup is None:
-                        continue
-                    body = [u.value for u in toks[sup + 1:sup + 12] if u.kind == "LETTER"]
-                    lim = _limit_text(toks, sup + 1)
-                    if lim and any(f in body for f in families):
-                        found[lim] += 1
+    for toks, sup in _limited_sums(rows):
+        body = [u.value for u in toks[sup + 1:sup + 12] if u.kind == "LETTER"]
+        lim = _limit_text(toks, sup + 1)
+        if lim and any(f in body for f in families):
+            found[lim] += 1
     if not found:
         return None
     return found.most_common(1)[0][0]
@@ -812,31 +811,20 @@ def _length(rows: Sequence[Sequence[Row]], softmax: set[str], families: tuple[st
     outputs or labels that writes its upper limit writes the same one (Σ_{j=1}^{K}, or
     Σ_{j=1}^{10} at least twice): a sum without limits (Σ_{j≠i}) runs there too.  Else n."""
     found: Counter[str] = Counter()
-    for block in rows:
-        for row in block:
-            for piece in row.pieces:
-                toks = piece.toks if piece is not None else ()
-                for n, t in enumerate(toks):
-                    if t.kind != "SUM":
-                        continue
-                    sup = _limit_sup(toks, n + 1)
-                    if sup is None:
-                        continue
-                    body = {_letter(u) for u in toks[sup + 1:sup + 14]}
-                    if not body & softmax or body & set(families):
-                        continue
-                    lim = _limit_text(toks, sup + 1)
-                    if lim is None:  # ^{10}, ^10
-                        digits = [u for u in toks[sup + 1:sup + 4]
-                                  if u.kind not in ("LBRACE", "RBRACE")][:1]
-                        after = toks[sup + 2:sup + 4]
-                        if digits and digits[0].kind == "NUMBER" and (
-                                toks[sup + 1].kind == "NUMBER" or
-                                [u.kind for u in after] == ["NUMBER", "RBRACE"]):
-                            lim = digits[0].value
-                    if lim is None:
-                        return "n"  # a limit written otherwise (n−1, 2K): not one length
-                    found[lim] += 1
+    for toks, sup in _limited_sums(rows):
+        body = {_letter(u) for u in toks[sup + 1:sup + 14]}
+        if not body & softmax or body & set(families):
+            continue
+        lim = _limit_text(toks, sup + 1)
+        if lim is None:  # ^{10}, ^10
+            digits = [u for u in toks[sup + 1:sup + 4] if u.kind not in ("LBRACE", "RBRACE")][:1]
+            if digits and digits[0].kind == "NUMBER" and (
+                    toks[sup + 1].kind == "NUMBER" or
+                    [u.kind for u in toks[sup + 2:sup + 4]] == ["NUMBER", "RBRACE"]):
+                lim = digits[0].value
+        if lim is None:
+            return "n"  # a limit written otherwise (n−1, 2K): not one length
+        found[lim] += 1
     if len(found) != 1:
         return "n"
     (lim, count), = found.items()
