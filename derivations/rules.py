@@ -422,7 +422,8 @@ def _hypothesis_rules(lhs: Expr, rhs: Expr, used: frozenset[Hypothesis], others:
     elif kinds == {VarianceIs}:
         name = Rule.UNIT_VARIANCES if all(h.value == 1 for h in used if isinstance(h, VarianceIs)) else Rule.HYPOTHESES
     elif kinds == {MeanIs, VarianceIs}:
-        return (*others, Rule.ZERO_MEANS, Rule.UNIT_VARIANCES)
+        unit = all(h.value == 1 for h in used if isinstance(h, VarianceIs))
+        return (*others, Rule.ZERO_MEANS, Rule.UNIT_VARIANCES if unit else Rule.HYPOTHESES)
     else:
         name = Rule.HYPOTHESES
     return (*others, name)

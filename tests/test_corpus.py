@@ -87,15 +87,12 @@ BROKEN: dict[tuple[str, int], str] = {
     ("mnn-softmax-layer", 20): "a bmatrix with a ... row between \\\\ rows",
     ("purepisces-cross-entropy", 28): r"\text{xent.backward}(): a method call",
     ("csdn-jiongjiongai-softmax-gradient", 7): r"\sum\limits _{k} inside \begin{cases}, spaced out",
-    ("jishuzhan-self-attention-sqrt-dk", 9): r"q_i^{(m)}, k_j^{(m)} = \mathcal{N}(0,1)",
     ("gaurav-attention-mechanism", 74): r"softmax([0.707, 0, 0.707]): a list of numbers",
     ("wdndev-transformer-details", 114): r"an array of 0s, 1s and \cdots set equal to 0",
     ("ecom-ce-chain-rule-batch", 12): "a // code comment inside the math",
     ("ecom-ce-chain-rule-batch", 14): "bmatrix rows written as comma lists",
     **{("jishuzhan-ce-softmax-gradient", n): r"underscores eaten by a TeX pipeline: \hat{y}i, "
        r"\sum{i=1}^C, \delta{ij}" for n in (20, 58)},
-    ("aegean-attention-scaling-sigma4", 5): r"q_i, k_i = \mathcal{N}(0, \sigma^2): a law with =",
-    ("yovren-high-dim-scaling", 11): r"q_i, k_i = \mathcal{N}(0, 1): a law with =",
     ("physicsd00d-cs224d-einstein-ce", 7): r"CE(\bf{y,\hat{y}}): two vectors in one \bf",
     ("hexo-last-layer-softmax-ce", 35): r"Loss(\bm{a,y}): two vectors in one \bm",
     ("peterroelants-softmax-ce-notebook", 77): r"\xi(\mathbf{t},\mathbf{z}): a function of two "

@@ -69,6 +69,7 @@ from attncheck.verify.rows import (
     Piece,
     Row,
     is_index_condition,
+    lists_components,
     split_rows,
 )
 from derivations.operators import Cov, E, Var
@@ -96,6 +97,9 @@ _KINDS = {"=": "claim", ":=": "definition", "=:": "definition", "≈": "approxim
           "⊂": "condition", "→": "condition", "⟂": "assumption", "|": "condition",
           "⇔": "follows"}
 _IMPLIES = ("⇒", "∴")
+#: The right side of ``X \sim …`` that names a distribution: N(0, 1), \mathcal{N}, U(a, b).
+_LAW = re.compile(r"\s*(?:\\mathcal\s*\{?\s*[NU]\s*\}?|\\operatorname\{?\s*N|N|U|"
+                  r"\\text\{?\s*(?:Normal|Uniform|Bernoulli|Rademacher))\s*\}?\s*[(\[]")
 
 
 @dataclass(frozen=True)
@@ -604,6 +608,8 @@ class _Builder:
                             "the chain starts with a relation: expected an expression before it",
                             rel.start)
             kind = _KINDS.get(symbol, "claim")
+            if symbol == "~" and _LAW.match(right.source):
+                kind = "assumption"  # q_i, k_i \sim \mathcal{N}(0, σ²): a law, not "about equal"
             if kind == "claim" and (row.alternative or (n == 0 and self.after_alternative)):
                 kind = "alternative"
             reason = rel.note or (row.reason if n == len(row.relations) - 1 else "")
@@ -777,6 +783,10 @@ class _Builder:
                 return "definition"
         if n == 0 and not self.current and left.problem and left.toks and defining:
             return "definition"
+        if n == 0 and not self.current and len(left.toks) == 1 and \
+                self.notation.rename.get(left.toks[0].value) in self.notation.families and \
+                lists_components(right.toks, self.notation.rename[left.toks[0].value]):
+            return "definition"  # Q = (q_1, …, q_{d_k}): the note's name for the vector q
         if n == 0 and not self.current and lv is not None and _is_name(lv) and right.problem:
             return "definition"  # Attention(Q, K, V) = softmax(QKᵀ/√d_k)V: a name for it
         called = _call_form(left.toks) if n == 0 and not self.current else None
@@ -902,8 +912,8 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
         lead = leads[n] if n < len(leads) else ""
         # displays with no prose between them stay in the case the last prose named, and so
         # does a display that goes on with "= …" after words that name no other case
-        found = (_other_class(lead, correct) or lead_condition(lead, b.parser)) \
-            if lead.strip() else condition
+        found = (_other_class(lead, correct) or lead_condition(lead, b.parser)
+                 or _cross_terms(lead, rows)) if lead.strip() else condition
         goes_on = bool(rows) and rows[0].pieces[0] is None
         hidden = not (block.display or inline)
         here = condition if found is None and goes_on else found
@@ -963,6 +973,28 @@ def _other_class(lead: str, correct: str | None) -> tuple[str, Any] | None:
     if j == correct:
         return None
     return f"{j} ≠ {correct}", ("≠", index_symbol(j), index_symbol(correct))
+
+
+#: Words for the terms of a double sum whose two indices differ.
+_CROSS = re.compile(r"交叉项|非对角|\bcross[- ]?terms?\b|\boff-?diagonal\s+(?:terms?|entr|element)",
+                    re.IGNORECASE)
+
+
+def _cross_terms(lead: str, rows: Sequence[Row]) -> tuple[str, Any] | None:
+    """"For the cross terms:" before a display in two index letters (E[q_i k_i q_j k_j] =
+    …): the case i ≠ j, which is what cross terms are.  Only in the last sentence of the
+    lead, and only when the display writes exactly two index letters."""
+    tail = re.split(r"(?<=[.。;；!?！？])\s", lead.strip())[-1]
+    if not _CROSS.search(tail) or _REMARK.search(re.sub(r"\$[^$]*\$", " ", tail)):
+        return None
+    letters = sorted({toks[n + 1].value for r in rows for p in r.pieces if p is not None
+                      for toks in [p.toks] for n in range(len(toks) - 1)
+                      if toks[n].kind == "SUB" and toks[n + 1].kind == "LETTER"
+                      and toks[n + 1].value in "ijlm"})
+    if len(letters) != 2:
+        return None
+    a, b = letters
+    return f"{a} \\neq {b}", ("≠", index_symbol(a), index_symbol(b))
 
 
 def names_a_case(title: str) -> str:

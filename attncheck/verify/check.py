@@ -81,7 +81,7 @@ from attncheck.verify.evidence import (
     written_length,
 )
 from attncheck.verify.files import Format, Source, decode, guess_format, read_source
-from attncheck.verify.notation import survey
+from attncheck.verify.notation import prose_aliases, survey
 from attncheck.verify.parse import (
     DOTS,
     LENGTH,
@@ -144,9 +144,11 @@ class Settings:
     inline: bool = False
 
 
-def candidates(model: Model, declared: tuple[Hypothesis, ...]) -> tuple[Hypothesis, ...]:
+def candidates(model: Model, declared: tuple[Hypothesis, ...], variance: Expr = Integer(1)
+               ) -> tuple[Hypothesis, ...]:
     """The declared hypotheses and the standard ones the notes left open, in the order
-    they must be applied.
+    they must be applied; ``variance`` is the one the note's components have when it
+    names one (σ²), else 1.
 
     >>> from derivations.lecture import LECTURE
     >>> [str(h) for h in candidates(LECTURE, (MeanIs("q"),))]
@@ -156,8 +158,8 @@ def candidates(model: Model, declared: tuple[Hypothesis, ...]) -> tuple[Hypothes
     variances = {h.family for h in declared if isinstance(h, VarianceIs)}
     pool = list(declared)
     pool += [MeanIs(f.name, scalar=f.scalar) for f in model.families if f.name not in means]
-    pool += [VarianceIs(f.name, scalar=f.scalar) for f in model.families
-             if f.name not in variances]
+    pool += [VarianceIs(f.name, variance if not f.scalar else Integer(1), scalar=f.scalar)
+             for f in model.families if f.name not in variances]
     pool += [Independent(a, b) for a, b in model.dependent]
     return tuple(sorted(dict.fromkeys(pool), key=lambda h: h.rank))
 
@@ -267,7 +269,7 @@ def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
     out = sorted({str(x.base.label) + "_" + ",".join(map(str, x.indices))
                   for x in both.atoms(Indexed)
                   if str(x.base.label) not in families | set(SOFTMAX_BASES)})
-    params = {str(p) for p in model.parameters()}
+    params = {str(p) for p in model.parameters()} | ({notation.spread} if notation else set())
     if both.has(Piecewise):  # Σ_j e^{jz} summed as a geometric series: not the note's meaning
         out.append("a sum SymPy could only split into cases")
     for s in both.free_symbols:
@@ -454,6 +456,9 @@ class _Context:
     seeds: dict[int, int] = field(default_factory=dict)
     #: families whose components the note says are correlated, and where it says so
     correlated: dict[str, str] = field(default_factory=dict)
+    #: the class of the one-hot label the note writes out for its example (y = [0, 1, 0, 0]:
+    #: 2), for the steps that write that example's entries (−y_2 log ŷ_2)
+    example_label: int | None = None
 
     def number_of(self, step: StepResult) -> int:
         """The seed number of a step: its position in the file (stable across reruns)."""
@@ -551,11 +556,12 @@ def _status_of(needs: tuple[frozenset[Hypothesis], ...], declared: frozenset[Hyp
 
 
 def _moments(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
-             reason: str) -> tuple[StepStatus, tuple[frozenset[Hypothesis], ...], Expr, bool]:
+             reason: str, variance: Expr = Integer(1)
+             ) -> tuple[StepStatus, tuple[frozenset[Hypothesis], ...], Expr, bool]:
     bound = _expansion_bound(lhs, MAX_TERMS + 1) + _expansion_bound(rhs, MAX_TERMS + 1)
     if bound > MAX_TERMS:
         raise ExpressionTooLarge(f"the step expands into more than {MAX_TERMS} terms")
-    pool = candidates(model, declared)
+    pool = candidates(model, declared, variance)
     # Σ_c a_c and Σ_j a_j are one sum: bound letters renamed by depth before comparing
     both = lhs - rhs
     taken = {str(x) for x in both.free_symbols} | {str(x.base.label) for x in both.atoms(Indexed)} \
@@ -756,9 +762,18 @@ def _at_written_size(side: Expr, other: Expr) -> Expr:
     return side.xreplace({LENGTH: Integer(max(len(rows), max(len(r) for r in rows)) + 1)})
 
 
-def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...], reason: str
+def _variance(notation: Notation | None) -> Expr:
+    """The variance the note gives its components' standard deviation σ (σ²), else 1."""
+    if notation is None or not notation.spread:
+        return Integer(1)
+    return notation.spread_symbol() ** 2
+
+
+def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...], reason: str,
+           variance: Expr = Integer(1)
            ) -> tuple[StepStatus, tuple[frozenset[Hypothesis], ...], Expr, bool, str]:
-    """One equality to the right engine: (status, needs, residual, mean square?, checker).
+    """One equality to the right engine: (status, needs, residual, mean square?, checker);
+    ``variance`` is the components' variance the note names (σ²), else 1.
 
     Written-out vectors [a, b, c] = [d, e, f] are judged entry by entry: the verdict is
     the worst entry's."""
@@ -781,7 +796,7 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
             raise UnsupportedExpression("no entry written out on both sides")
         residuals = []
         for a, b, w in zip(lhs.args, rhs.args, written):
-            r = _judge(a, b, model, declared, reason) if w else None
+            r = _judge(a, b, model, declared, reason, variance) if w else None
             residuals.append(r[2] if r is not None and not r[0].ok else S.Zero)
             if r is not None and (worst is None or order.index(r[0]) < order.index(worst[0])):
                 worst = r
@@ -811,7 +826,7 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
     if _is_softmax(lhs, model) or _is_softmax(rhs, model):
         status, needs, residual = _softmax(lhs, rhs, model, declared, reason)
         return status, needs, residual, False, "softmax"
-    status, needs, residual, mean_square = _moments(lhs, rhs, model, declared, reason)
+    status, needs, residual, mean_square = _moments(lhs, rhs, model, declared, reason, variance)
     return status, needs, residual, mean_square, "moments"
 
 
@@ -877,6 +892,11 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                              and h.label in sub else h for h in declared)
         else:
             lhs, rhs = _under_condition(lhs, c), _under_condition(rhs, c)
+    if ctx.example_label is not None and _writes_label_entries(step):
+        # −Σ_j y_j log ŷ_j = −y_2 log ŷ_2 just after y = [0, 1, 0, 0]: the example's label
+        from derivations.softmax import OneHotTarget
+
+        declared = declared + (OneHotTarget(ctx.example_label),)
     if step.kind == "follows" and step.premise is not None:
         given = _label_value(step.premise)
         if given is not None and given[1] == 1:
@@ -904,8 +924,8 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                                  n, dset, model), lhs=lhs, rhs=rhs)
     try:
         with _time_limit(min(STEP_SECONDS, remaining), "this step"):
-            status, needs, residual, mean_square, checker = _judge(lhs, rhs, model, declared,
-                                                                   step.reason)
+            status, needs, residual, mean_square, checker = _judge(
+                lhs, rhs, model, declared, step.reason, _variance(ctx.notation))
         # a hypothesis relabelled with the case (t_m = δ_m3 for k) is said as the note has it
         back = {h: o for h, o in zip(declared, original) if h != o}
         needs = tuple(frozenset(back.get(h, h) for h in s) for s in needs)
@@ -1050,6 +1070,8 @@ def _survey(source: Source, events: Sequence[Any], fmt: Format, settings: Settin
                 state = state.apply(e, source.path, source)
     default = default_dimension(" ".join(m.text for m in maths))
     found = survey(rows, default, state.families, state.dim)
+    # "$a_i^{[L]}$，即 $\hat y$": names the words give the softmax output
+    found = prose_aliases([e.text for e in events if isinstance(e, Prose)], found)
     return state.notation(found), state, notes
 
 
@@ -1061,10 +1083,10 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
     notes: list[ReadNote] = []
     model = notation.model()
 
-    def add(h: Hypothesis, where: Location, text: str) -> None:
+    def add(h: Hypothesis, where: Location, phrase: str) -> None:
         if h not in hyps and _fits(h, model):
             hyps.append(h)
-            notes.append(ReadNote(where, text, str(h)))
+            notes.append(ReadNote(where, phrase, _printed(h)))
 
     context = False  # the paragraph before was about the components: a list goes on
     for e in events:
@@ -1086,7 +1108,7 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
                     source.location(e.offset(0)), m.group(0))
         if isinstance(e, Math):
             context = context and not e.display
-            for h, at in _laws(e, model):
+            for h, at in _laws(e, model, notation):
                 add(h, source.location(e.offset(at)), " ".join(e.text.split())[:60])
             label = _one_hot_value(e.text, notation)
             if label is not None:  # y = [0; 1; 0; 0]: the label, written out, is one-hot
@@ -1136,6 +1158,23 @@ def _one_hot_value(text: str, notation: Notation) -> re.Match[str] | None:
     return None
 
 
+def _example_label(blocks: Sequence[Any], notation: Notation) -> int | None:
+    """The class (1-based) of the first label the note writes out as a vector of 0s and a
+    single 1, else None."""
+    for b in blocks:
+        m = _one_hot_value(b.math.text, notation)
+        if m is not None:
+            return re.findall(r"[01]", m.group(2) or m.group(3) or "").index("1") + 1
+    return None
+
+
+def _writes_label_entries(step: Step) -> bool:
+    """Whether a side as written has an entry of the label with a number for index (t_2)."""
+    return any(isinstance(v, Expr) and any(
+        str(x.base.label) == "t" and all(a.is_Integer for a in x.indices)
+        for x in v.atoms(Indexed)) for v in (step.lhs.value, step.rhs.value))
+
+
 def _one_hot_lists(text: str) -> re.Match[str] | None:
     """"y_j 取值 [1,0,0] 或者 [0,1,0] 或者 [0,0,1]": the label's possible values listed, each
     with a single 1 — one-hot in all but name (one example value alone says less).
@@ -1159,33 +1198,41 @@ def _one_hot(label: Indexed) -> Hypothesis:
     return OneHotTarget(label.indices[0])
 
 
+def _printed(h: Hypothesis) -> str:
+    """A hypothesis as the report shows it: σ², not SymPy's sigma**2."""
+    return text(h)
+
+
 def _target_sums_to_one() -> Hypothesis:
     from derivations.softmax import TARGET_SUMS_TO_ONE
 
     return TARGET_SUMS_TO_ONE
 
 
-def _laws(m: Math, model: Model) -> list[tuple[Hypothesis, int]]:
-    """``q_i \\sim \\mathcal N(0, 1)`` in a formula: the law, mean 0 and variance 1."""
+def _laws(m: Math, model: Model, notation: Notation) -> list[tuple[Hypothesis, int]]:
+    """``q_i \\sim \\mathcal N(0, 1)`` (or ``N(0, σ²)``) in a formula: the law, mean 0 and
+    the variance."""
     rows, _ = rows_of(m)
     out: list[tuple[Hypothesis, int]] = []
     for row in rows:
         if any(r.value == "~" for r in row.relations):
-            out += _law(m, row, model)
+            out += _law(m, row, model, notation)
     return out
 
 
-def _law(m: Math, row: Row, model: Model) -> list[tuple[Hypothesis, int]]:
+def _law(m: Math, row: Row, model: Model, notation: Notation) -> list[tuple[Hypothesis, int]]:
     from derivations import DistributedAs
 
     text = m.text[row.start:]
     fams = [f.name for f in model.families
             if re.search(rf"(^|[^a-zA-Z\\]){f.name}(?![A-Za-z])", text)]
     out: list[tuple[Hypothesis, int]] = []
-    if re.search(r"N\s*\}?\s*\(\s*0\s*,\s*1\s*\)", text):
+    law = re.search(r"N\s*\}?\s*\(\s*0\s*,\s*(1|\\sigma\s*\^\s*\{?\s*2\s*\}?)\s*\)", text)
+    if law and (law.group(1) == "1" or notation.spread == "sigma"):
+        variance = Integer(1) if law.group(1) == "1" else notation.spread_symbol() ** 2
         for f in fams:
             out += [(DistributedAs(f, "normal"), row.start), (MeanIs(f), row.start),
-                    (VarianceIs(f), row.start)]
+                    (VarianceIs(f, variance), row.start)]
     return out
 
 
@@ -1309,7 +1356,8 @@ def check_source(source: Source, fmt: Format, settings: Settings = Settings()) -
                               f"more than {MAX_STEPS} steps in one file: split it", problem=True))
         return VerifyResult(source.path, fmt, (), reading.skipped, tuple(notes), source.encoding)
     ctx = _Context(source, settings, start + settings.timeout, notation=reading.notation,
-                   correlated=dict(reading.correlated))
+                   correlated=dict(reading.correlated),
+                   example_label=_example_label(reading.blocks, reading.notation))
     by_block = {id(b.math): b for b in reading.blocks}
     model = reading.notation.model()
     results: list[DerivationResult] = []

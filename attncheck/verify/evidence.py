@@ -51,6 +51,7 @@ from sympy import (
     KroneckerDelta,
     Mul,
     Pow,
+    Rational,
     Sum,
     Symbol,
     lambdify,
@@ -61,7 +62,7 @@ from sympy.core.function import AppliedUndef
 
 from attncheck.verify.parse import LENGTH, SOFTMAX_BASES, VectorLiteral
 from attncheck.verify.result import Evidence, StepResult, StepStatus
-from derivations import Cov, DerivationError, E, Model, Var, evaluate
+from derivations import Cov, DerivationError, E, Hypothesis, Model, Var, evaluate
 from numeric import Point, compare, compare_samples, point_for
 
 __all__ = ["DIMENSION", "Evidence", "attach_evidence", "letters_as_lengths", "softmax_evidence",
@@ -113,6 +114,7 @@ def attach_evidence(step: StepResult, model: Model, *, seed: int | np.random.See
             return without_evidence(step, f"no numeric value: {exc}")
     holds = step.status.ok
     kind = "confirmation" if holds else "counterexample"
+    original, step = step, _pinned(step, model)
     violate = tuple(sorted(step.undeclared, key=str)) if step.status is StepStatus.NEEDS_UNDECLARED else ()
     lhs, rhs = _unroll(step.lhs, model), _unroll(step.rhs, model)
     try:
@@ -140,7 +142,33 @@ def attach_evidence(step: StepResult, model: Model, *, seed: int | np.random.See
     ev = Evidence(kind, point.describe(), tuple(map(str, violate)), est.value, est.se,
                   c.reference, c.z, c.critical, c.agree, est.units, est.design, alpha, power,
                   c.min_detectable, consistent, note, rounding=c.rounding)
-    return replace(step, evidence=ev)
+    return replace(original, evidence=ev)
+
+
+#: The value a note's own positive parameter (σ in N(0, σ²)) takes in a sample: not 1, where
+#: a dropped power (σ⁴ written for σ²) would go unseen, and exact, so both sides get the same.
+PARAMETER_VALUE = Rational(13, 10)
+
+
+def _pinned(step: StepResult, model: Model) -> StepResult:
+    """``step`` with the note's own parameters (σ, a positive symbol that is not one of the
+    model's) at :data:`PARAMETER_VALUE`, in its sides and its hypotheses alike."""
+    known = set(model.parameters()) | {model.dim}
+    hyps = step.declared.union(*step.needs)
+    values = [e for e in (step.lhs, step.rhs) if isinstance(e, Expr)] + \
+        [h.value for h in hyps if isinstance(getattr(h, "value", None), Expr)]
+    pins = {x: PARAMETER_VALUE for e in values for x in e.free_symbols
+            if isinstance(x, Symbol) and x.is_positive and not x.is_integer and x not in known}
+    if not pins:
+        return step
+
+    def pin(h: Hypothesis) -> Hypothesis:
+        value = getattr(h, "value", None)
+        return replace(h, value=value.xreplace(pins)) if isinstance(value, Expr) else h  # type: ignore[call-arg]
+
+    return replace(step, lhs=step.lhs.xreplace(pins), rhs=step.rhs.xreplace(pins),
+                   declared=frozenset(map(pin, step.declared)),
+                   needs=tuple(frozenset(map(pin, s)) for s in step.needs))
 
 
 def _expected_gap(step: StepResult, model: Model, point: Point) -> float | None:

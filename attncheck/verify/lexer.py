@@ -85,7 +85,7 @@ _UNICODE_REL = {"≈": "≈", "≃": "≈", "≅": "≈", "∼": "~", "∝": "�
 #: \operatorname (longest first when a run of letters is split).
 WORDS = (
     "softmax Softmax softMax sigmoid Sigmoid Attention MultiHead Concat head Var var Cov cov "
-    "Corr corr Std std diag Diag exp log ln max min argmax argmin tanh ReLU relu sign tr det "
+    "Corr corr Std std SD diag Diag exp log ln max min argmax argmin tanh ReLU relu sign tr det "
     "Loss loss CE LSE logsumexp KL"
 ).split()
 _WORD_RE = re.compile("|".join(sorted(WORDS, key=len, reverse=True)))

@@ -26,16 +26,19 @@ looks at every formula of the note once and returns a :class:`~attncheck.verify.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import pairwise
 from typing import Any
 
-from attncheck.verify.lexer import BOLD, Tok
-from attncheck.verify.parse import Notation, prepare
-from attncheck.verify.rows import Row
+from sympy import Expr, Rational
 
-__all__ = ["LOSS_NAMES", "survey"]
+from attncheck.verify.lexer import BOLD, LexError, Tok, tokenize
+from attncheck.verify.parse import Notation, prepare
+from attncheck.verify.rows import Row, lists_components
+
+__all__ = ["LOSS_NAMES", "prose_aliases", "survey"]
 
 #: Letters notes use for a loss.
 LOSS_NAMES = ("L", "calL", "J", "C", "ell", "H", "ℓ", "E", "Loss", "loss", "CE", "l")
@@ -294,7 +297,13 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     families = declared_families or _families(rows, softmax_letters)
     named = {n[0] for r, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
              if n is not None and not n[1]}
-    scalars = _scalars(rows, set(families) | named | set(functions) | indexed)
+    # Q = (q_1, q_2, …, q_{d_k}) names the vector of q's components: Q is q, not a new name
+    listed = {n[0] for r, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
+              if n is not None and not n[1] and len(pieces) == 2 and pieces[1] is not None
+              and lists_components(pieces[1].toks, n[0].lower())}
+    capitals = _capital_vectors(rows, families, (named - listed) | set(functions) | set(rename))
+    rename.update(capitals)
+    scalars = _scalars(rows, set(families) | named | set(functions) | indexed | set(capitals))
     for x in scalars:  # X in Var(X) is a random variable there, whatever softmax calls it
         rename.pop(x, None)
     dim = declared_dim or _dimension(rows, families) or default_dim or "d"
@@ -304,13 +313,82 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     # every pair may be dependent until the note says otherwise: independence is a hypothesis
     pairs = ((families[0], families[1]),) if len(families) >= 2 else ()
     pairs += tuple((a, b) for n, a in enumerate(scalars) for b in scalars[n + 1:])
-    return Notation(families=families, dim=dim, rename=rename,
+    spread, square = _spread(rows, families, output)
+    length = _length(rows, {k for k, v in rename.items() if v in ("x", "y", "t")} |
+                     ({"x", "y", "t"} - set(rename)), families, dim)
+    return Notation(families=families, dim=dim, rename=rename, spread=spread, length=length,
+                    spread_square=square,
                     functions=frozenset(functions - {"L"}), scalars=scalars,
                     dependent=pairs,
                     vectors=_vector_indexed(rows, families),
                     indexed=frozenset((indexed | _in_products_of_vectors(rows))
-                                      - set(families) - set(scalars) - {"e", dim}),
+                                      - set(families) - set(scalars) - set(capitals)
+                                      - {"e", dim}),
                     matrices=_two_indexed(rows, families))
+
+
+#: Words between two formulas that make them two names of one thing ("$a^{[L]}$，即 $\hat y$",
+#: "$\hat{y}_i$ 对应输出 $a_i$", "$p$, i.e. $\hat y$").
+_SAME = re.compile(r"即|也即|亦即|也就是|就是|对应|對應|\bi\.\s?e\.|\bthat is\b|\bnamely\b|"
+                   r"\bcorresponds? to\b|\bstands? for\b|\bdenotes?\b", re.I)
+#: Words after "softmax" that name its result: "对模型输出进行softmax计算，得到 $\hat y$".
+_SOFTMAX_GIVES = re.compile(r"softmax[^.。;；!?！？]{0,40}?(?:得到|得出|记为|记作|gives|yields|produces|"
+                            r"denoted(?: by)?|called)\s*$", re.I)
+_INLINE = re.compile(r"\$([^$]{1,200})\$")
+
+
+def _inline_name(tex: str) -> str | None:
+    r"""The name an inline formula is, when it is one (ŷ, ŷ_i, a_i^{[L]}, \mathbf{p}); else None."""
+    try:
+        toks = [t for t in tokenize(tex) if t.kind not in ("QUAD", "SPACE")]
+    except LexError:
+        return None
+    if not toks or _letter(toks[0]) is None or any(
+            t.kind in ("REL", "PLUS", "MINUS", "FRAC", "SUM", "LPAR", "CDOT", "TIMES", "WORD",
+                       "EXPECT", "PARTIAL", "COMMA") for t in toks):
+        return None
+    return _letter(toks[0])
+
+
+def prose_aliases(texts: Sequence[str], notation: Notation) -> Notation:
+    r"""Other names the note's words give softmax's output: a name set beside the output's
+    as the same thing ("$a_i^{[L]}$，即 $\hat{y}$"), or the name of what softmax "gives"
+    when no formula names it ("softmax … 得到 $\hat{y}$") — each only for a name that
+    means nothing else in the note's formulas."""
+    rename = dict(notation.rename)
+    outputs = {k for k, v in rename.items() if v == "y"}
+    taken = set(rename) | set(rename.values()) | set(notation.families) | \
+        set(notation.scalars) | set(notation.functions) | {"x", "y", "t", "L", "e"}
+
+    def free(name: str | None) -> bool:
+        return name is not None and name not in taken and name not in _INDICES
+
+    for text in texts:
+        # a lone index ("第$i$个位置") is part of the words between two formulas
+        found = [m for m in _INLINE.finditer(text) if m.group(1).strip() not in set(_INDICES)]
+        names = [_inline_name(m.group(1)) for m in found]
+        for (a, na), (b, nb) in pairwise(zip(found, names)):
+            between = _INLINE.sub(lambda m: "" if m.group(1).strip() in set(_INDICES) else m.group(0),
+                                  text[a.end():b.start()])
+            if "$" in between or len(between) > 40 or not _SAME.search(between):
+                continue
+            for out, other in ((na, nb), (nb, na)):
+                if out in outputs and free(other):
+                    rename[other] = "y"  # type: ignore[index]
+                    taken.add(other)  # type: ignore[arg-type]
+        if not outputs:
+            for m, name in zip(found, names):
+                if free(name) and _SOFTMAX_GIVES.search(text[max(0, m.start() - 60):m.start()]):
+                    rename[name] = "y"  # type: ignore[index]
+                    outputs.add(name)  # type: ignore[arg-type]
+                    taken.add(name)  # type: ignore[arg-type]
+    if rename == dict(notation.rename):
+        return notation
+    if "y" not in rename and "y" in notation.indexed:
+        # ŷ the output and y_c beside it, whose meaning the formulas did not settle (a label
+        # here, softmax's output there): two letters are never merged into one
+        return notation
+    return replace(notation, rename=rename)
 
 
 def _two_indexed(rows: Sequence[Sequence[Row]], families: tuple[str, ...]) -> frozenset[str]:
@@ -531,6 +609,7 @@ def _families(rows: Sequence[Sequence[Row]], softmax: set[str]) -> tuple[str, ..
     """Letters whose components are inside E/Var/Cov, or that meet in a dot product."""
     counts: Counter[str] = Counter()
     order: list[str] = []
+    capitals: list[str] = []
     any_moments = False
 
     def see(name: str | None) -> None:
@@ -548,6 +627,14 @@ def _families(rows: Sequence[Sequence[Row]], softmax: set[str]) -> tuple[str, ..
         if inside and t.kind == "LETTER" and n + 1 < len(toks) and \
                 toks[n + 1].kind in ("SUB", "TRANSPOSE", "CDOT", "SUP"):
             see(t.value)
+        if inside and _capital_component(toks, n):
+            # E[Q_i K_i]: the note's capital vectors Q, K are q, k; E(Σ_i Z_i) with z the
+            # softmax's letter: Z is a random vector of its own
+            low = t.value.lower()
+            if low not in softmax and low not in _NOT_FAMILIES:
+                see(low)
+            elif t.value not in capitals:
+                capitals.append(t.value)
         if t.kind in ("TRANSPOSE",) and n >= 1 and toks[n - 1].kind == "LETTER" and \
                 n + 1 < len(toks) and toks[n + 1].kind == "LETTER":
             see(toks[n - 1].value)
@@ -558,12 +645,98 @@ def _families(rows: Sequence[Sequence[Row]], softmax: set[str]) -> tuple[str, ..
                 (n < 2 or toks[n - 2].kind != "SUB"):
             see(toks[n - 1].value)
             see(toks[n + 1].value)
+    # capital vectors of their own (Z_i) come after the small letters: the first two
+    # families are the pair that may be dependent
     if not counts:
-        return ("q", "k") if any_moments else ()
+        return tuple(capitals[:MAX_FAMILIES]) or (("q", "k") if any_moments else ())
     if set(counts) <= {"q", "k"}:
-        return ("q", "k")  # the lecture's pair, even where a note writes only one of them
+        # the lecture's pair, even where a note writes only one of them
+        return ("q", "k") + tuple(capitals[:MAX_FAMILIES - 2])
     ranked = sorted(order, key=lambda c: -counts[c])[:MAX_FAMILIES]
-    return tuple(c for c in order if c in ranked)
+    small = tuple(c for c in order if c in ranked)
+    return small + tuple(capitals[:MAX_FAMILIES - len(small)])
+
+
+def _capital_component(toks: Sequence[Tok], n: int) -> bool:
+    """``Q_i``, ``K_{i}`` at toks[n]: a capital letter with one index letter (not a number:
+    A_1 may be a worked example's entry, and E, D, V, P are operators or probabilities)."""
+    t = toks[n]
+    if t.kind != "LETTER" or len(t.value) != 1 or not t.value.isupper() or \
+            t.value in _NOT_FAMILIES or n + 2 >= len(toks) or toks[n + 1].kind != "SUB":
+        return False
+    index = toks[n + 2:n + 5] if toks[n + 2].kind == "LBRACE" else toks[n + 2:n + 3]
+    if index[:1] and index[0].kind == "LBRACE":
+        index = index[1:]
+        if len(index) < 2 or index[1].kind != "RBRACE":
+            return False
+    return bool(index) and index[0].kind == "LETTER" and index[0].value in "ijklmr"
+
+
+def _capital_vectors(rows: Sequence[Sequence[Row]], families: tuple[str, ...],
+                     taken: set[str]) -> dict[str, str]:
+    """Capitals that name the random vectors, as attention notes often write them: Q and K
+    with components Q_i inside E or Var, or Q·K (Q^T K) beside the components q_i, k_i of
+    the families — each to its small letter.  A capital the note defines (S = Q·K) or whose
+    small letter it uses for something else stays itself."""
+    out: dict[str, str] = {}
+    for toks, n, t, inside in _operator_walk(rows):
+        if inside and _capital_component(toks, n) and t.value.lower() in families:
+            out[t.value] = t.value.lower()
+    for block in rows:
+        for row in block:
+            for piece in row.pieces:
+                toks = [u for u in piece.toks if u.kind not in ("QUAD", "LBRACE", "RBRACE")] \
+                    if piece else []
+                for n in range(len(toks) - 2):
+                    a, op, b = toks[n], toks[n + 1], toks[n + 2]
+                    if op.kind not in ("CDOT", "TRANSPOSE"):  # Q·K, Q^T K
+                        continue
+                    pair = [_letter(a), _letter(b)]
+                    if all(x is not None and len(x) == 1 and x.isupper() and
+                           x.lower() in families for x in pair) and \
+                            (n + 3 >= len(toks) or toks[n + 3].kind != "SUB") and \
+                            (n == 0 or toks[n - 1].kind != "SUB"):
+                        out.update({x: x.lower() for x in pair if x is not None})
+    return {c: f for c, f in out.items() if c not in taken}
+
+
+def _spread(rows: Sequence[Sequence[Row]], families: tuple[str, ...], output: str | None
+            ) -> tuple[str, Expr | None]:
+    """σ when a note about random vectors writes σ², σ⁴ (q_i ~ N(0, σ²), Var(s) = dσ⁴):
+    the standard deviation of the components — unless σ is the note's softmax or a function
+    (σ(z)).  With it, the number the note gives for σ² (variance σ² = 1), if any."""
+    if not families or output == "sigma":
+        return "", None
+    powered = False
+    square: Expr | None = None
+    for block in rows:
+        for row in block:
+            pieces = [p.toks if p else () for p in row.pieces]
+            for toks in pieces:
+                for n, t in enumerate(toks):
+                    if t.kind != "GREEK" or t.value != "sigma":
+                        continue
+                    after = toks[n + 1].kind if n + 1 < len(toks) else ""
+                    if after in ("LPAR", "SUB"):
+                        return "", None  # σ(z), σ_i: a function or a vector, not a spread
+                    powered = powered or after == "SUP"
+            if len(pieces) == 2 and row.relations[0].value == "=" and square is None:
+                value = _number(pieces[1])
+                left = [(t.kind, t.value) for t in pieces[0] if t.kind not in ("LBRACE", "RBRACE")]
+                if value is not None and left == [("GREEK", "sigma"), ("SUP", "^"), ("NUMBER", "2")]:
+                    square = value
+                elif value is not None and left == [("GREEK", "sigma")]:
+                    square = value ** 2
+    return ("sigma", square) if powered else ("", None)
+
+
+def _number(toks: Sequence[Tok]) -> Expr | None:
+    """A positive number written alone (1, 0.5), else None."""
+    toks = [t for t in toks if t.kind not in ("QUAD", "LBRACE", "RBRACE")]
+    if len(toks) != 1 or toks[0].kind != "NUMBER":
+        return None
+    value = Rational(toks[0].value)
+    return value if value > 0 else None
 
 
 def _scalars(rows: Sequence[Sequence[Row]], taken: set[str]) -> tuple[str, ...]:
@@ -595,38 +768,69 @@ def _in_products_of_vectors(rows: Sequence[Sequence[Row]]) -> set[str]:
                     name = _letter(t)
                     if name is None or not name.isupper():
                         continue
-                    after = [u.kind for u in toks[n + 1:n + 3]]
-                    before = toks[n - 1].kind if n else ""
-                    if after[:1] in (["CDOT"], ["TRANSPOSE"]) or before in ("CDOT", "TRANSPOSE") \
-                            or (after[:1] == ["LETTER"] and after[1:2] == ["TRANSPOSE"]):
+                    after = [u.kind for u in toks[n + 1:n + 4]]
+                    before = [u.kind for u in toks[max(n - 2, 0):n]]
+                    # Q·K between two letters; X^2·Y^2 is a product of numbers, not vectors
+                    dot_after = after[:2] == ["CDOT", "LETTER"] and after[2:3] != ["SUP"]
+                    dot_before = before == ["LETTER", "CDOT"] and after[:1] != ["SUP"]
+                    if dot_after or dot_before or after[:1] == ["TRANSPOSE"] or \
+                            before[-1:] == ["TRANSPOSE"] or \
+                            (after[:1] == ["LETTER"] and after[1:2] == ["TRANSPOSE"]):
                         out.add(name)
                         if after[:1] == ["LETTER"]:
                             out.add(_letter(toks[n + 1]) or "")
     return out
 
 
+def _limited_sums(rows: Sequence[Sequence[Row]]) -> Iterator[tuple[Sequence[Tok], int]]:
+    """Every \\sum written with an upper limit: its piece's tokens and where its ^ is."""
+    for toks in _every_piece(rows):
+        for n, t in enumerate(toks):
+            if t.kind == "SUM":
+                sup = _limit_sup(toks, n + 1)
+                if sup is not None:
+                    yield toks, sup
+
+
 def _dimension(rows: Sequence[Sequence[Row]], families: tuple[str, ...]) -> str | None:
     """The upper limit of the sums over the families' components (d, d_k, n)."""
     found: Counter[str] = Counter()
-    for block in rows:
-        for row in block:
-            for piece in row.pieces:
-                if piece is None:
-                    continue
-                toks = piece.toks
-                for n, t in enumerate(toks):
-                    if t.kind != "SUM":
-                        continue
-                    sup = _limit_sup(toks, n + 1)
-                    if sup is None:
-                        continue
-                    body = [u.value for u in toks[sup + 1:sup + 12] if u.kind == "LETTER"]
-                    lim = _limit_text(toks, sup + 1)
-                    if lim and any(f in body for f in families):
-                        found[lim] += 1
+    for toks, sup in _limited_sums(rows):
+        body = [u.value for u in toks[sup + 1:sup + 12] if u.kind == "LETTER"]
+        lim = _limit_text(toks, sup + 1)
+        if lim and any(f in body for f in families):
+            found[lim] += 1
     if not found:
         return None
     return found.most_common(1)[0][0]
+
+
+def _length(rows: Sequence[Sequence[Row]], softmax: set[str], families: tuple[str, ...],
+            dim: str) -> str:
+    """The number of classes the note's softmax sums run to, when every sum of the scores,
+    outputs or labels that writes its upper limit writes the same one (Σ_{j=1}^{K}, or
+    Σ_{j=1}^{10} at least twice): a sum without limits (Σ_{j≠i}) runs there too.  Else n."""
+    found: Counter[str] = Counter()
+    for toks, sup in _limited_sums(rows):
+        body = {_letter(u) for u in toks[sup + 1:sup + 14]}
+        if not body & softmax or body & set(families):
+            continue
+        lim = _limit_text(toks, sup + 1)
+        if lim is None:  # ^{10}, ^10
+            digits = [u for u in toks[sup + 1:sup + 4] if u.kind not in ("LBRACE", "RBRACE")][:1]
+            if digits and digits[0].kind == "NUMBER" and (
+                    toks[sup + 1].kind == "NUMBER" or
+                    [u.kind for u in toks[sup + 2:sup + 4]] == ["NUMBER", "RBRACE"]):
+                lim = digits[0].value
+        if lim is None:
+            return "n"  # a limit written otherwise (n−1, 2K): not one length
+        found[lim] += 1
+    if len(found) != 1:
+        return "n"
+    (lim, count), = found.items()
+    if lim == dim or (lim.isdigit() and (count < 2 or int(lim) < 2)):
+        return "n"
+    return lim
 
 
 def _limit_sup(toks: Sequence[Tok], at: int) -> int | None:

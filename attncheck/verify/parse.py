@@ -199,6 +199,17 @@ class Notation:
     matrices: frozenset[str] = frozenset()
     #: letters the note also writes with a subscript (o_k, p_j): alone, o is the vector
     indexed: frozenset[str] = frozenset()
+    #: the Greek letter the note uses for its components' standard deviation (σ in
+    #: q_i ~ N(0, σ²), Var(s) = d σ⁴), and the number it gives for σ² where it gives one
+    spread: str = ""
+    spread_square: Expr | None = None
+
+    def spread_symbol(self) -> Expr:
+        """σ as the parser reads it: a positive parameter, or its value when the note
+        gives one (variance σ² = 1)."""
+        if self.spread_square is not None:
+            return sqrt(self.spread_square)
+        return Symbol(self.spread, positive=True)
 
     @staticmethod
     def for_model(model: Model) -> Notation:
@@ -394,6 +405,11 @@ def _words_in_place_of_math(t: Tok, before: Sequence[Tok], after: Tok | None) ->
     if in_exponent or between or alone:
         raise ParseProblem(f"words in place of math ({(t.note or t.value).strip()!r}): "
                            "prose, not a formula", t.start)
+    name = (t.note or t.value).strip()
+    if re.fullmatch(r"[A-Za-z]{2,}", name) and after is not None and after.kind == "LPAR" and \
+            (not before or before[-1].kind in _OPERATOR | {"LPAR", "LBRACE"}):
+        # \text{MSE}(y, ŷ): a function the note names; dropping the name would read (y, ŷ)
+        raise ParseProblem(f"the function {name}(…) is not one verify knows", t.start)
 
 
 def prose_in_place_of_math(text: str, offset: int = 0) -> None:
@@ -743,6 +759,8 @@ class _Build(Transformer_NonRecursive):
             return index_symbol("ℓ")
         if g in ("rho", "varrho") and self.model.dependent:
             return self.model.rho(*self.model.dependent[0])
+        if g == self.n.spread:  # σ in N(0, σ²), d σ⁴: the components' standard deviation
+            return self.n.spread_symbol()
         if g == "sigma":  # σ(z) is the sigmoid (σ(z)_i: softmax); σ alone a symbol
             return _Fn("sigma", fallback=Symbol("sigma"))
         if g == "delta":
@@ -859,6 +877,15 @@ class _Build(Transformer_NonRecursive):
         if len(ch) == 2:  # {}
             return _Index((), "")
         return ch[1]
+
+    def _length(self) -> Expr:
+        """The upper limit of a softmax sum the note writes without one: the note's number
+        of classes where it writes one (Σ_{j=1}^{K} elsewhere), else n."""
+        if self.n.length == "n":
+            return LENGTH
+        if self.n.length.isdigit():
+            return Integer(int(self.n.length))
+        return dimension_symbol(self.n.length)
 
     def _index_letter(self, name: str) -> Expr:
         if name == self.dim.name:
@@ -1469,7 +1496,7 @@ class _Build(Transformer_NonRecursive):
             return self._op_power(self._operator_value(Var, x, meta), ss, meta)
         if word in ("Cov", "cov"):
             return self._op_power(self._operator_value(Cov, x, meta), ss, meta)
-        if word in ("Std", "std"):
+        if word in ("Std", "std", "SD"):
             return sqrt(self._operator_value(Var, x, meta))
         if word in ("softmax", "Softmax", "softMax"):
             inner = x.expr if isinstance(x, _Paren) else x
@@ -1517,7 +1544,7 @@ class _Build(Transformer_NonRecursive):
     def _sum(self, body: Expr, lim: dict[str, Any] | None, meta: Any) -> Expr:
         where = _where(meta)
         random = any(str(x.base.label) in self.families for x in body.atoms(Indexed))
-        default_hi = self.dim if random else LENGTH
+        default_hi = self.dim if random else self._length()
         hi = self.v(lim["sup"], meta) if lim and "sup" in lim else default_hi
         if isinstance(hi, Symbol) and hi.name == self.dim.name:
             hi = self.dim
@@ -1561,6 +1588,9 @@ class _Build(Transformer_NonRecursive):
                 lo = lo + 1 if item[1] == "<" else lo
                 up = up - 1 if item[3] == "<" else up
                 bounds.append((v, lo, up))
+            elif len(item) == 7 and item[1] in ("≤", "<") and item[3] == "<" and \
+                    item[5] in ("≤", "<") and len(idx.items) == 1:
+                return self._pairs_sum(body, item, where)
             else:
                 raise ParseProblem(f"\\sum with the condition {idx.text or '…'}: not understood",
                                    where)
@@ -1576,6 +1606,21 @@ class _Build(Transformer_NonRecursive):
                 return _EitherSum(as_written, swapped, v, other)
             out = out - body.xreplace({v: other})
         return out
+
+    @staticmethod
+    def _pairs_sum(body: Expr, item: tuple[Any, ...], where: int) -> Expr:
+        """Σ_{1≤i<j≤d} f(i, j), the cross terms of a square: ½(Σ_i Σ_j f − Σ_i f(i, i)) when
+        f is symmetric in i and j (as every cross term of (Σ_i a_i)² is), which keeps to the
+        whole-range sums the engine evaluates; else refused."""
+        lo, i, j, up = item[0], item[2], item[4], item[6]
+        lo = lo + 1 if item[1] == "<" else lo
+        up = up - 1 if item[5] == "<" else up
+        if not (isinstance(i, Symbol) and isinstance(j, Symbol)) or i == j or lo != 1:
+            raise ParseProblem("\\sum over pairs: expected 1 ≤ i < j ≤ d", where)
+        if body.xreplace({i: j, j: i}) != body:
+            raise ParseProblem("\\sum over pairs i < j of a summand not symmetric in i and j: "
+                               "not checked", where)
+        return (Sum(Sum(body, (j, 1, up)), (i, 1, up)) - Sum(body.xreplace({j: i}), (i, 1, up))) / 2
 
     def matrix(self, meta: Any, ch: list[Any]) -> Any:
         """A bmatrix/pmatrix written out: its rows of entries (⋯, ⋮, ⋱ for the unwritten),

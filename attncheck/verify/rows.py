@@ -30,7 +30,8 @@ from dataclasses import dataclass, replace
 
 from attncheck.verify.lexer import Tok
 
-__all__ = ["CASE_WORD", "CONNECTIVES", "DEFINING_WORDS", "Piece", "Row", "split_rows"]
+__all__ = ["CASE_WORD", "CONNECTIVES", "DEFINING_WORDS", "Piece", "Row", "lists_components",
+           "split_rows"]
 
 #: Environments whose rows are the note's rows (unwrapped here).
 ROW_ENVS = ("align", "aligned", "alignat", "alignedat", "split", "gather", "gathered", "multline",
@@ -274,9 +275,23 @@ def _leading_text(toks: list[Tok]) -> tuple[str, list[Tok]]:
             toks = [Tok("LETTER", "L" if name.lower() in ("loss", "cost") else name,
                         t.start, t.end)] + toks[1:]
             break
+        if _names_a_function(toks, 0):
+            break  # \text{MSE}(y, ŷ): a function's name, not commentary (the parser says so)
         words.append(toks[0].note)
         toks = toks[1:]
     return " ".join(words), toks
+
+
+def _names_a_function(toks: Sequence[Tok], n: int) -> bool:
+    """``\text{MSE}(`` at toks[n]: a word set in text right before its parenthesis names a
+    function — kept, so the parser can say it does not know it, where dropping it as
+    commentary would leave the bare argument."""
+    t = toks[n]
+    word = t.note.strip()
+    return t.kind == "TEXT" and n + 1 < len(toks) and toks[n + 1].kind == "LPAR" and \
+        re.fullmatch(r"[A-Z][A-Za-z]{1,11}|[a-z]{2,3}", word) is not None and \
+        word.lower() not in CONNECTIVES and not _CONDITION_WORDS.match(word) and \
+        not _JOINING_WORDS.fullmatch(word)
 
 
 def _is_reason_group(toks: Sequence[Tok]) -> bool:
@@ -370,7 +385,8 @@ def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None]]:
             parts[-1].append(t)
     out: list[tuple[list[Tok], Piece | None]] = []
     for p, sep in zip(parts, seps):
-        core = [t for t, d in zip(p, _depth_walk(p)) if not (t.kind == "TEXT" and d == 0)]
+        core = [t for n, (t, d) in enumerate(zip(p, _depth_walk(p)))
+                if not (t.kind == "TEXT" and d == 0) or _names_a_function(p, n)]
         if not core:
             continue
         rels = _relations_at_top(core)
@@ -494,3 +510,27 @@ def _pieces(seg: list[Tok], reason: str, cond: Piece | None, lead: str,
     # a reason written over a relation stays on its token (Tok.note); the row's own reason
     # is about the row's last step
     return [Row(tuple(pieces), tuple(seg[n] for n in rels), reason, cond, lead, env)]
+
+
+def lists_components(toks: Sequence[Tok], letter: str) -> bool:
+    """``(q_1, q_2, …, q_d)`` or ``[q_1, …, q_{d_k}]``: the components of ``letter``, to the
+    dimension (a list without … has a length of its own: A = [a_1, a_2] is 2-dimensional)."""
+    if len(toks) < 4 or toks[0].kind not in ("LPAR", "LSQB") or \
+            toks[-1].kind not in ("RPAR", "RSQB") or not any(t.kind == "ELLIPSIS" for t in toks):
+        return False
+    outside: list[Tok] = []  # the letters outside the subscripts
+    n = 1
+    while n < len(toks) - 1:
+        if toks[n].kind == "SUB":
+            n += 1
+            depth = 0
+            while n < len(toks) - 1:  # skip the subscript: one token or a {…} group
+                depth += {"LBRACE": 1, "RBRACE": -1}.get(toks[n].kind, 0)
+                n += 1
+                if depth == 0:
+                    break
+            continue
+        if toks[n].kind in ("LETTER", "GREEK"):
+            outside.append(toks[n])
+        n += 1
+    return bool(outside) and all(t.value == letter for t in outside)

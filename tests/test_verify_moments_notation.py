@@ -1,0 +1,180 @@
+"""How attention-scaling notes write their random vectors and moments, as the corpus taught
+in its sixth round: capitals Q, K for the vectors (with components Q_i, or listed as
+Q = (q_1, …, q_d)), the cross terms of a square (i ≠ j, Σ_{1≤i<j≤d}), a general variance σ²
+(q_i ~ N(0, σ²), Var(s) = dσ⁴), and a named standard deviation.  Each true reading has a
+wrong twin that must be rejected."""
+
+from __future__ import annotations
+
+import pytest
+
+from attncheck.verify import verify_text
+from attncheck.verify.evidence import PARAMETER_VALUE
+
+
+def _claims(text: str, numeric: bool = False) -> list[str]:
+    r = verify_text(text, "n.md", numeric=numeric)
+    return [s.status.value for s in r.steps if s.kind == "claim"]
+
+
+_IID = "Assume the components are independent, with mean 0 and variance 1.\n\n"
+
+
+@pytest.mark.parametrize("rhs,status", [("d_k", "holds-given"), ("d_k^2", "fails")])
+def test_capital_vectors_with_components(rhs: str, status: str) -> None:
+    # Q·K = Σ Q_i K_i: Q and K are the random vectors (q, k), not matrices nor constants
+    text = (_IID + "$$ Q \\cdot K = \\sum_{i=1}^{d_k} Q_i K_i $$\n\n"
+            "$$ \\mathbb{E}[Q \\cdot K] = \\sum_{i=1}^{d_k} \\mathbb{E}[Q_i K_i] $$\n\n"
+            f"$$ \\text{{Var}}(Q \\cdot K) = {rhs} $$\n")
+    assert _claims(text)[-2:] == ["holds", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("d_k", "holds-given"), ("d_k^2", "fails")])
+def test_capitals_listed_as_the_components_of_the_families(rhs: str, status: str) -> None:
+    text = (_IID + "Let $Q=(q_1,q_2,\\ldots,q_{d_k})$ and $K=(k_1,k_2,\\ldots,k_{d_k})$.\n\n"
+            "$$ E[q_i k_i] = E[q_i]E[k_i] $$\n\n"
+            f"$$ \\operatorname{{Var}}(Q\\cdot K) = {rhs} $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps if s.kind == "claim"][-1] == status
+    # the listing is a definition of the name, not a claim about a vector
+    assert not [s for s in r.steps if "q_1" in s.rhs_source and s.kind == "claim"]
+
+
+def test_a_list_with_a_length_of_its_own_is_not_the_family() -> None:
+    # A = [a_1, a_2] is 2-dimensional: A·B = a_1b_1 + a_2b_2 is not Σ_{i=1}^{d} a_i b_i
+    text = ("$$ A = [a_1, a_2] $$ and $$ B = [b_1, b_2] $$\n\n"
+            "$$ Y = A \\cdot B = a_1 b_1 + a_2 b_2 $$\n\n"
+            "$$ Var[a_1 b_1] = Var[a_1] Var[b_1] $$\n")
+    assert "fails" not in _claims(text)
+
+
+@pytest.mark.parametrize("lead,status", [
+    ("For the cross terms, since the means are 0:", "holds"),
+    ("对于交叉项，由于期望为0：", "holds"),
+    ("Since the means are 0:", "fails"),  # i = j is not excluded: E[q²k²] ≠ E[qk]²
+])
+def test_cross_terms_are_the_case_of_two_different_indices(lead: str, status: str) -> None:
+    text = (_IID + f"{lead}\n\n"
+            "$$ \\mathbb{E}[q_i k_i q_j k_j] = \\mathbb{E}[q_i k_i] \\mathbb{E}[q_j k_j] $$\n")
+    statuses = _claims(text)
+    assert statuses[-1].startswith(status), statuses
+
+
+@pytest.mark.parametrize("factor,status", [("2", "holds"), ("", "fails")])
+def test_a_sum_over_pairs_i_less_than_j(factor: str, status: str) -> None:
+    text = ("$$ \\left(\\sum_{i=1}^{d} q_i k_i\\right)^2 = \\sum_{i=1}^{d} q_i^2 k_i^2 + "
+            f"{factor} \\sum_{{1 \\le i < j \\le d}} q_i k_i q_j k_j $$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_sum_over_pairs_of_an_unsymmetric_summand_is_refused() -> None:
+    text = "$$ \\sum_{1 \\le i < j \\le d} q_i k_j = \\sum_{i=1}^{d} q_i k_i $$\n"
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["not-read"]
+    assert "not symmetric" in r.steps[0].note
+
+
+_SIGMA = ("The components are i.i.d.:\n\n"
+          "$$ q_i, k_i \\sim \\mathcal{N}(0, \\sigma^2) $$\n\n"
+          "$$ s = q \\cdot k = \\sum_{i=1}^{d} q_i k_i $$\n\n")
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("d \\sigma^4", "holds-given"), ("d \\sigma^2", "fails"), ("d", "fails")])
+def test_a_general_variance_sigma_squared(rhs: str, status: str) -> None:
+    r = verify_text(_SIGMA + f"$$ \\mathrm{{Var}}(s) = {rhs} $$\n", "n.md")
+    step = [s for s in r.steps if s.kind == "claim"][-1]
+    assert step.status.value == status
+    # the numbers are drawn at σ = 1.3 (not 1, where σ⁴ = σ² = 1) and agree with the verdict
+    assert step.evidence is not None and step.evidence.consistent is True
+    assert f"{float(PARAMETER_VALUE):g}²" in step.evidence.point
+
+
+@pytest.mark.parametrize("rhs,status", [("\\sigma^2", "holds"), ("\\sigma", "fails")])
+def test_a_standard_deviation_by_its_name(rhs: str, status: str) -> None:
+    # √(σ⁴) = σ² needs σ ≥ 0: a standard deviation is; \text{SD}(…) is the square root of Var
+    text = _SIGMA + f"$$ \\sqrt{{\\sigma^4}} = {rhs} $$\n"
+    assert _claims(text)[-1] == status
+    text = _SIGMA + f"$$ \\text{{SD}}(s) = \\sqrt{{d}} {rhs} $$\n"
+    assert _claims(text)[-1].startswith(status)
+
+
+def test_a_variance_named_for_one_family_only_is_not_the_others() -> None:
+    # "Var(q_i) = σ²" says nothing of k: Var(q_i k_i) = σ²·σ² needs Var(k_i) = σ² as well
+    text = ("Components are independent with zero mean. Since "
+            "$\\text{Var}(q_i) = E[q_i^2] = \\sigma^2$:\n\n"
+            "$$ \\text{Var}(q_i k_i) = \\sigma^2 \\times \\sigma^2 $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    (step,) = [s for s in r.steps if s.kind == "claim" and "times" in s.rhs_source]
+    assert step.status.value == "needs-undeclared"
+    assert "Var(k_i) = σ²" in " ".join(str(h) for h in step.undeclared).replace("sigma**2", "σ²")
+
+
+@pytest.mark.parametrize("rhs,status", [("1", "holds"), ("2", "fails")])
+def test_a_value_given_for_sigma_squared(rhs: str, status: str) -> None:
+    text = ("Each component has mean $\\mu = 0$ and variance $\\sigma^2 = 1$, independently.\n\n"
+            f"$$ \\text{{Var}}(q_i k_i) = \\sigma^4 = {rhs} $$\n")
+    assert _claims(text)[-1] == status
+
+
+def test_sigma_as_a_softmax_is_not_a_spread() -> None:
+    text = ("$$ \\sigma(z)_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}} $$\n\n"
+            "$$ \\frac{\\partial \\sigma(z)_i}{\\partial z_i} = \\sigma(z)_i (1 - \\sigma(z)_i) $$\n")
+    assert _claims(text) == ["holds"]
+
+
+def test_an_unknown_function_named_in_text_is_not_dropped() -> None:
+    # \text{MSE}(a, b) read without its name would be the pair (a, b)
+    text = "$$ \\text{MSE}(q_1) = \\mathbb{E}[q_1^2] $$\n"
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["not-read"]
+    assert "MSE" in r.steps[0].note
+
+
+_SOFTMAX_A = "$$ a_i = \\frac{e^{z_i}}{\\sum_{k=1}^{n} e^{z_k}} $$\n\n"
+
+
+@pytest.mark.parametrize("rhs,status", [("\\hat{y}_i(1-\\hat{y}_i)", "holds"),
+                                        ("\\hat{y}_i^2", "fails")])
+def test_another_name_for_the_output_given_in_words(rhs: str, status: str) -> None:
+    text = (_SOFTMAX_A + "输出层的 $a_i$，即 $\\hat{y}_i$，是预测的概率。\n\n"
+            f"$$ \\frac{{\\partial \\hat{{y}}_i}}{{\\partial z_i}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("p_i(1-p_i)", "holds"), ("p_i", "fails")])
+def test_the_output_softmax_gives_named_in_words(rhs: str, status: str) -> None:
+    text = ("$$ \\text{softmax}(x_i) = \\frac{e^{x_i}}{\\sum_{j=1}^n e^{x_j}} $$\n\n"
+            "Applying softmax to the scores gives $p$, the predicted distribution.\n\n"
+            f"$$ \\frac{{\\partial p_i}}{{\\partial x_i}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_name_in_words_never_merges_two_letters() -> None:
+    # y_c is the label here and ŷ what softmax gives: reading ŷ as y would make
+    # −y_c/ŷ_c = −1/ŷ_c (true for y_c = 1) a failure 1 ≠ 1/y_c
+    text = ("$$ \\text{softmax}(x_i) = \\frac{e^{x_i}}{\\sum_{j=1}^n e^{x_j}} $$\n\n"
+            "对输出进行softmax计算，得到 $\\hat{y}$。其中 $y_c=1$。\n\n"
+            "$$ \\frac{\\partial L}{\\partial \\hat{y}_c} = -\\frac{y_c}{\\hat{y}_c} "
+            "= -\\frac{1}{\\hat{y}_c} $$\n")
+    assert "fails" not in _claims(text)
+
+
+@pytest.mark.parametrize("rhs,status", [("-y_2 \\log \\hat{y}_2", "holds"),
+                                        ("-y_1 \\log \\hat{y}_1", "fails")])
+def test_the_label_a_worked_example_writes_out(rhs: str, status: str) -> None:
+    text = ("$$ \\hat{y}_i = \\frac{e^{z_i}}{\\sum_{k=1}^{4} e^{z_k}} $$\n\n"
+            "$$ y = \\begin{bmatrix} 0 \\\\ 1 \\\\ 0 \\\\ 0 \\end{bmatrix} $$\n\n"
+            "$$ L = -\\sum_{j=1}^{4} y_j \\log \\hat{y}_j $$\n\n"
+            f"$$ L = {rhs} $$\n")
+    assert _claims(text)[-1].startswith(status)
+
+
+@pytest.mark.parametrize("last,status", [("(p_i - 1) y_i", "holds"), ("(p_i + 1) y_i", "fails")])
+def test_a_sum_without_limits_runs_to_the_notes_number_of_classes(last: str, status: str) -> None:
+    # ten classes written in every limit: Σ_{j≠i} runs to 10 as well, not to a symbol n
+    text = ("$$ p_j = \\frac{e^{z_j}}{\\sum_{k=1}^{10} e^{z_k}} $$\n\n"
+            "$$ L = -\\sum_{j=1}^{10} y_j \\log p_j $$\n\n"
+            "$$ \\sum_{j=1}^{10} \\frac{\\partial L}{\\partial p_j}\\frac{\\partial p_j}{\\partial z_i}"
+            f" = \\sum_{{j\\neq i}} p_i y_j + {last} $$\n")
+    assert _claims(text) == [status]
