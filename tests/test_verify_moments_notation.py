@@ -178,3 +178,35 @@ def test_a_sum_without_limits_runs_to_the_notes_number_of_classes(last: str, sta
             "$$ \\sum_{j=1}^{10} \\frac{\\partial L}{\\partial p_j}\\frac{\\partial p_j}{\\partial z_i}"
             f" = \\sum_{{j\\neq i}} p_i y_j + {last} $$\n")
     assert _claims(text) == [status]
+
+
+_Y = "$$ y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}} $$\n\n"
+_DYDX = "\\frac{\\partial \\mathbf{y}}{\\partial \\mathbf{x}}"
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\text{diag}(\\mathbf{y}) - \\mathbf{y}\\mathbf{y}^T", "holds"),
+    ("\\operatorname{diag}(\\mathbf{y}) - \\mathbf{y}^\\top\\mathbf{y}", "holds"),  # row vectors
+    ("\\text{diag}(\\mathbf{y}) + \\mathbf{y}\\mathbf{y}^T", "fails"),
+    ("\\mathbf{y}\\mathbf{y}^T - \\text{diag}(\\mathbf{y})", "fails"),
+    ("\\text{diag}(\\mathbf{y}) - \\mathbf{x}\\mathbf{y}^T", "fails"),
+])
+def test_the_softmax_jacobian_in_vector_form(rhs: str, status: str) -> None:
+    r = verify_text(_Y + f"$$ {_DYDX} = {rhs} $$\n", "n.md")
+    (step,) = [s for s in r.steps if s.kind == "claim"]
+    assert step.status.value == status
+    # its numbers: every entry at a softmax point, by complex step, agrees with the verdict
+    assert step.evidence is not None and step.evidence.consistent is True
+
+
+@pytest.mark.parametrize("corner,status", [("y_1(1-y_1)", "holds"), ("y_1(1+y_1)", "fails")])
+def test_a_written_jacobian_against_its_vector_form(corner: str, status: str) -> None:
+    text = (_Y + f"$$ \\begin{{bmatrix}} {corner} & -y_1 y_2 & \\cdots \\\\ -y_2 y_1 & "
+            "y_2(1-y_2) & \\cdots \\\\ \\vdots & \\vdots & \\ddots \\end{bmatrix} = "
+            "\\text{diag}(\\mathbf{y}) - \\mathbf{y}\\mathbf{y}^T $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\sum_k y_k^2", "holds"), ("\\sum_k y_k", "fails")])
+def test_y_transpose_y_alone_is_a_dot_product(rhs: str, status: str) -> None:
+    assert _claims(_Y + f"$$ \\mathbf{{y}}^T\\mathbf{{y}} = {rhs} $$\n") == [status]

@@ -89,11 +89,13 @@ from attncheck.verify.parse import (
     PRIME,
     SOFTMAX_BASES,
     XI,
+    EntryMatrix,
     JacobianOf,
     Notation,
     ParseProblem,
     VectorLiteral,
     index_symbol,
+    matrix_entries,
 )
 from attncheck.verify.prose import read_assumptions
 from attncheck.verify.result import (
@@ -738,9 +740,9 @@ def _jacobian_entries(side: Expr, other: Expr) -> Expr:
     columns before the dots are 1, 2, …, those after them end at n.  An entry depends on n
     only through which indices are equal, so n is taken one past the dots (y_1, y_2, ⋯, y_n
     as y_1, y_2, y_4): every pattern of equal and distinct indices the matrix shows is kept."""
-    if not isinstance(side, JacobianOf) or not isinstance(other, VectorLiteral):
+    if not isinstance(side, (JacobianOf, EntryMatrix)) or not isinstance(other, VectorLiteral):
         return side
-    y, x = (IndexedBase(str(a)) for a in side.args)
+    entry = side.entry
     if not all(isinstance(r, VectorLiteral) for r in other.args):
         raise UnsupportedExpression("∂y/∂x against a list: write the Jacobian as a matrix")
     rows = [list(r.args) for r in other.args]
@@ -750,7 +752,7 @@ def _jacobian_entries(side: Expr, other: Expr) -> Expr:
     for r, i in zip(rows, row_at):
         col_at = _positions(r, size)
         out.append(VectorLiteral(*(DOTS if i is None or j is None or e == DOTS
-                                   else Derivative(y[i], x[j]) for e, j in zip(r, col_at))))
+                                   else entry(i, j) for e, j in zip(r, col_at))))
     return VectorLiteral(*out)
 
 
@@ -779,8 +781,10 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
     the worst entry's."""
     lhs, rhs = _at_written_size(lhs, rhs), _at_written_size(rhs, lhs)
     lhs, rhs = _jacobian_entries(lhs, rhs), _jacobian_entries(rhs, lhs)
+    lhs, rhs = matrix_entries(lhs, rhs)
     for side in (lhs, rhs):
-        if not isinstance(side, VectorLiteral) and side.has(VectorLiteral, JacobianOf):
+        if not isinstance(side, VectorLiteral) and side.has(VectorLiteral, JacobianOf,
+                                                            EntryMatrix):
             raise UnsupportedExpression("a written-out vector or matrix inside an expression: "
                                         "vector and matrix algebra is not checked")
     if isinstance(lhs, VectorLiteral) or isinstance(rhs, VectorLiteral):

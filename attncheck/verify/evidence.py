@@ -60,7 +60,7 @@ from sympy import exp as exp_
 from sympy import log as log_
 from sympy.core.function import AppliedUndef
 
-from attncheck.verify.parse import LENGTH, SOFTMAX_BASES, VectorLiteral
+from attncheck.verify.parse import LENGTH, SOFTMAX_BASES, VectorLiteral, matrix_entries
 from attncheck.verify.result import Evidence, StepResult, StepStatus
 from derivations import Cov, DerivationError, E, Hypothesis, Model, Var, evaluate
 from numeric import Point, compare, compare_samples, point_for
@@ -108,8 +108,9 @@ def attach_evidence(step: StepResult, model: Model, *, seed: int | np.random.See
         return step
     if step.checker in ("softmax", "calculus"):
         make = softmax_evidence if step.checker == "softmax" else calculus_evidence
+        lhs, rhs = matrix_entries(step.lhs, step.rhs)  # diag(y) − y yᵀ at its (i, j) entries
         try:
-            return replace(step, evidence=make(step, seed=seed))
+            return replace(step, evidence=make(replace(step, lhs=lhs, rhs=rhs), seed=seed))
         except (ValueError, ArithmeticError, TypeError) as exc:
             return without_evidence(step, f"no numeric value: {exc}")
     holds = step.status.ok

@@ -289,7 +289,7 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     for letter in _own_variables(definitions, rename):
         # x_1 = g_2(x_2) = c_1/x_2: the note's x is a variable of its own, not softmax's scores
         rename[letter] = letter + "ʹ"
-    softmax_letters = set(rename) | set(rename.values())
+    softmax_letters = set(rename) | set(rename.values()) | ({output, logits} - {None})
     if any(t.kind in ("PARTIAL", "NABLA") or (t.kind == "WORD" and t.value.lower() in
                                               ("softmax", "log", "ln", "exp"))
            for block in rows for r in block for p in r.pieces if p for t in p.toks):

@@ -171,6 +171,37 @@ class JacobianOf(Function):
     def eval(cls, *args: Expr) -> None:  # never evaluated: expanded against a written matrix
         return None
 
+    def entry(self, i: Expr, j: Expr) -> Expr:
+        y, x = (IndexedBase(str(a)) for a in self.args)
+        return Derivative(y[i], x[j])
+
+
+class EntryMatrix(Function):
+    """A matrix the note writes in whole-vector form (diag(y) − y yᵀ): its (ROW, COL) entry
+    as an expression in the placeholders :data:`ROW` and :data:`COL` — compared entry by
+    entry with ∂y/∂x or a matrix written out."""
+
+    @classmethod
+    def eval(cls, *args: Expr) -> None:  # never evaluated: expanded at the entries compared
+        return None
+
+    def entry(self, i: Expr, j: Expr) -> Expr:
+        return self.args[0].xreplace({ROW: i, COL: j})
+
+
+def matrix_entries(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
+    """∂y/∂x = diag(y) − y yᵀ: both sides at a general entry (i, j) — δ_ij keeps i = j and
+    i ≠ j apart, so one symbolic entry stands for the whole matrix.  Other sides as they are."""
+    if not (isinstance(lhs, (JacobianOf, EntryMatrix)) and isinstance(rhs, (JacobianOf, EntryMatrix))
+            and (isinstance(lhs, EntryMatrix) or isinstance(rhs, EntryMatrix))):
+        return lhs, rhs
+    i, j = index_symbol("i"), index_symbol("j")
+    return lhs.entry(i, j), rhs.entry(i, j)
+
+
+#: The row and column placeholders of an :class:`EntryMatrix` (names no note writes).
+ROW = Symbol("row·", integer=True, positive=True)
+COL = Symbol("col·", integer=True, positive=True)
 
 #: An entry written ⋯, ⋮ or ⋱ in a matrix: the note does not state it.
 DOTS = Symbol("⋯")
@@ -564,6 +595,23 @@ class _Vector:
 
 
 @dataclass(frozen=True)
+class _Matrix:
+    """A matrix in whole-vector form while it is being built: diag(y), y yᵀ, I, their sums."""
+
+    entry: Expr
+
+
+@dataclass(frozen=True)
+class _RowOuter:
+    """yᵀy of two whole softmax vectors: a number for column vectors, but beside diag(y) in a
+    difference the outer product of row vectors (the convention of the note that writes
+    diag(s) − sᵀs)."""
+
+    a: _Vector
+    b: _Vector
+
+
+@dataclass(frozen=True)
 class _Fn:
     """Something that applies to what follows it: \\log, \\exp, σ, f, ∂/∂x_j, softmax.
 
@@ -703,6 +751,16 @@ class _Build(Transformer_NonRecursive):
         if isinstance(x, _Softmax):
             raise ParseProblem("softmax(…) is a vector: take a component, softmax(x)_i",
                                _where(meta))
+        if isinstance(x, _Matrix) and what == "as a side of '='":
+            return EntryMatrix(x.entry)
+        if isinstance(x, _RowOuter):  # yᵀy alone: the dot product of column vectors
+            taken = {a.name for a in (x.a, x.b)}
+            k = next(index_symbol(c) for c in "kmlr" if c not in taken)
+            return x.a.coeff * x.b.coeff * Sum(IndexedBase(x.a.name)[k] * IndexedBase(x.b.name)[k],
+                                               (k, 1, self._length()))
+        if isinstance(x, _Matrix):
+            raise ParseProblem("a matrix in vector form (diag(y), y y^T) is checked only as a "
+                               "side of '='", _where(meta))
         if isinstance(x, _Dots):
             raise ParseProblem("\\cdots here is not part of a written-out sum", _where(meta))
         if isinstance(x, _Partial):
@@ -1137,6 +1195,10 @@ class _Build(Transformer_NonRecursive):
         return factorial(self.v(ch[0], meta))
 
     # -- products and sums ------------------------------------------------------------------
+    def _whole(self, a: _Vector) -> bool:
+        """A whole vector of softmax's (y, x, t), not a random family."""
+        return a.name in ("x", "y", "t")
+
     def _dot(self, a: _Vector, b: _Vector, meta: Any) -> Expr:
         if a.name in self.families and b.name in self.families:
             return a.coeff * b.coeff * Dot(IndexedBase(a.name), IndexedBase(b.name))
@@ -1161,6 +1223,11 @@ class _Build(Transformer_NonRecursive):
                 return _Softmax(inner.name)
             if isinstance(inner, Indexed) and len(inner.indices) in (1, 2):
                 return f.coeff * IndexedBase("y")[inner.indices]
+        inner = arg.expr if isinstance(arg, _Paren) else arg
+        if name in ("diag", "Diag") and isinstance(inner, _Vector) and self._whole(inner):
+            # diag(y): y_i on the diagonal, 0 elsewhere
+            return _Matrix(f.coeff * inner.coeff * KroneckerDelta(ROW, COL) *
+                           IndexedBase(inner.name)[ROW])
         x = self.v(arg, meta, f"in {f.name}")
         if name in ("log", "ln"):
             out: Expr = log(x)
@@ -1230,6 +1297,14 @@ class _Build(Transformer_NonRecursive):
         if isinstance(a, _Partial):  # ∂ f, as in \frac{∂ f}{…}: kept for the fraction
             return ("partial", b)
         va, vb = isinstance(a, _Vector), isinstance(b, _Vector)
+        if va and vb and a.transposed != b.transposed and self._whole(a) and self._whole(b):
+            if b.transposed:  # y yᵀ: the outer product, (i, j) entry y_i y_j
+                return _Matrix(a.coeff * b.coeff * IndexedBase(a.name)[ROW] *
+                               IndexedBase(b.name)[COL])
+            return _RowOuter(a, b)
+        if isinstance(a, _Matrix) or isinstance(b, _Matrix):
+            m, c = (a, b) if isinstance(a, _Matrix) else (b, a)
+            return _Matrix(m.entry * self.v(c, meta))  # (a scalar) · (a matrix)
         if va and vb:
             if not juxtaposed or a.transposed != b.transposed:
                 return self._dot(a, b, meta)
@@ -1360,9 +1435,27 @@ class _Build(Transformer_NonRecursive):
             return _Series(terms + (_Dots(),))
         if isinstance(a, _Series):
             return self._written_out(a.terms, b if sign > 0 else -self.v(b, meta), meta)
+        if isinstance(a, (_Matrix, _RowOuter)) or isinstance(b, (_Matrix, _RowOuter)):
+            return self._matrix_sum(a, b, sign, meta)
         if isinstance(a, _Vector) and isinstance(b, _Vector):
             raise ParseProblem("a sum of vectors is not checked", _where(meta))
         return self.v(a, meta, "in a sum") + sign * self.v(b, meta, "in a sum")
+
+    def _matrix_sum(self, a: Any, b: Any, sign: int, meta: Any) -> _Matrix:
+        """diag(y) − y yᵀ (and diag(s) − sᵀs, with row vectors): entry by entry."""
+        def entry(m: Any) -> Expr:
+            if isinstance(m, _Paren):
+                m = m.expr
+            if isinstance(m, _Matrix):
+                return m.entry
+            if isinstance(m, _RowOuter):  # beside a matrix, yᵀy is the outer product
+                return m.a.coeff * m.b.coeff * IndexedBase(m.a.name)[ROW] * \
+                    IndexedBase(m.b.name)[COL]
+            raise ParseProblem("a matrix plus something that is not a matrix", _where(meta))
+
+        if not (isinstance(a, _Matrix) or isinstance(b, _Matrix)):
+            raise ParseProblem("a sum of outer products is not checked", _where(meta))
+        return _Matrix(entry(a) + sign * entry(b))
 
     def _written_out(self, terms: tuple[Any, ...], last: Any, meta: Any) -> Expr:
         """``t_1 + t_2 + ⋯ + t_n`` → Σ_{a=1}^{n} t_a, checked against every term written."""
@@ -1424,6 +1517,8 @@ class _Build(Transformer_NonRecursive):
         x = ch[1]
         if isinstance(x, _Vector):
             return x.times(Integer(-1))
+        if isinstance(x, _Matrix):
+            return _Matrix(-x.entry)
         if isinstance(x, _Fn):
             return replace(x, coeff=-x.coeff)
         return -self.v(x, meta)
@@ -1825,5 +1920,6 @@ def _shown(tok: Token) -> str:
     return names.get(tok.type, repr(value))
 
 
-__all__ += ["DOTS", "LENGTH", "LIKELIHOOD", "LOSS", "XI", "PRIME", "JacobianOf", "VectorLiteral"]
+__all__ += ["matrix_entries", "COL", "DOTS", "LENGTH", "LIKELIHOOD", "LOSS", "ROW", "XI", "PRIME", "EntryMatrix",
+            "JacobianOf", "VectorLiteral"]
 _ = (Tree, re)  # imported for type checkers reading the grammar's trees
