@@ -210,3 +210,13 @@ def test_a_written_jacobian_against_its_vector_form(corner: str, status: str) ->
 @pytest.mark.parametrize("rhs,status", [("\\sum_k y_k^2", "holds"), ("\\sum_k y_k", "fails")])
 def test_y_transpose_y_alone_is_a_dot_product(rhs: str, status: str) -> None:
     assert _claims(_Y + f"$$ \\mathbf{{y}}^T\\mathbf{{y}} = {rhs} $$\n") == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\text{diag}(\\mathbf s) - \\mathbf s^\\top \\mathbf s", "holds"),
+    ("\\text{diag}(\\mathbf s) - 2\\mathbf s^\\top \\mathbf s", "fails")])
+def test_a_jacobian_named_j_by_its_variable(rhs: str, status: str) -> None:
+    # J_𝐱(𝐬): the Jacobian of s by x, in the note that writes s as a row vector
+    text = ("$$ s(\\mathbf x)_i = \\frac{e^{x_i}}{\\sum e^{x_j}} $$\n\n"
+            f"$$ \\mathbf J_{{\\mathbf x}}(\\mathbf s) = {rhs} $$\n")
+    assert _claims(text) == [status]

@@ -602,6 +602,13 @@ class _Matrix:
 
 
 @dataclass(frozen=True)
+class _JacobianBy:
+    """``J_𝐱`` waiting for the vector it differentiates: J_𝐱(𝐬) is ∂𝐬/∂𝐱."""
+
+    var: Symbol
+
+
+@dataclass(frozen=True)
 class _RowOuter:
     """yᵀy of two whole softmax vectors: a number for column vectors, but beside diag(y) in a
     difference the outer product of row vectors (the convention of the note that writes
@@ -753,6 +760,9 @@ class _Build(Transformer_NonRecursive):
                                _where(meta))
         if isinstance(x, _Matrix) and what == "as a side of '='":
             return EntryMatrix(x.entry)
+        if isinstance(x, _JacobianBy):
+            raise ParseProblem(f"J_{x.var} without the vector it differentiates (J_x(y))",
+                               _where(meta))
         if isinstance(x, _RowOuter):  # yᵀy alone: the dot product of column vectors
             taken = {a.name for a in (x.a, x.b)}
             k = next(index_symbol(c) for c in "kmlr" if c not in taken)
@@ -1031,6 +1041,9 @@ class _Build(Transformer_NonRecursive):
                 idx = replace(idx, items=((item[0],),), text=str(item[0]))
             else:
                 raise ParseProblem("a condition in a subscript here", where)
+        if getattr(base, "name", None) == "J" and len(indices) == 1 and \
+                str(indices[0]) in ("x", "y") and not self.n.rename.get("J"):
+            return _JacobianBy(Symbol(str(indices[0])))  # J_𝐱(𝐬): the Jacobian by x, of s
         if isinstance(base, _Softmax):  # softmax(x)_i
             if len(indices) != 1:
                 raise ParseProblem("softmax(x)_i takes one index", where)
@@ -1296,6 +1309,12 @@ class _Build(Transformer_NonRecursive):
                 return self._apply(a, b, meta)
         if isinstance(a, _Partial):  # ∂ f, as in \frac{∂ f}{…}: kept for the fraction
             return ("partial", b)
+        if isinstance(a, _JacobianBy):
+            inner = b.expr if isinstance(b, _Paren) else b
+            if not (isinstance(inner, _Vector) and self._whole(inner) and juxtaposed):
+                raise ParseProblem("J_x(…): expected the vector it differentiates, as J_x(y)",
+                                   _where(meta))
+            return JacobianOf(Symbol(inner.name), a.var)
         va, vb = isinstance(a, _Vector), isinstance(b, _Vector)
         if va and vb and a.transposed != b.transposed and self._whole(a) and self._whole(b):
             if b.transposed:  # y yᵀ: the outer product, (i, j) entry y_i y_j
