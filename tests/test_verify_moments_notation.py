@@ -220,3 +220,23 @@ def test_a_jacobian_named_j_by_its_variable(rhs: str, status: str) -> None:
     text = ("$$ s(\\mathbf x)_i = \\frac{e^{x_i}}{\\sum e^{x_j}} $$\n\n"
             f"$$ \\mathbf J_{{\\mathbf x}}(\\mathbf s) = {rhs} $$\n")
     assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("words,rhs,status", [
+    ("Softmax is invariant to shifting $\\mathbf x$ by a constant $c$.", "y_i", "holds"),
+    ("Softmax is invariant to shifting $\\mathbf x$ by a constant $c$.", "e^{c} y_i", "fails"),
+    ("对任意常数 $c$，有：", "y_i", "holds"),
+])
+def test_a_constant_the_words_name(words: str, rhs: str, status: str) -> None:
+    text = (_Y + f"{words}\n\n"
+            f"$$ \\frac{{e^{{x_i + c}}}}{{\\sum_k e^{{x_k + c}}}} = {rhs} $$\n")
+    r = verify_text(text, "n.md")
+    (step,) = [s for s in r.steps if s.kind == "claim"]
+    assert step.status.value == status
+    assert step.evidence is not None and step.evidence.consistent is True
+
+
+def test_a_letter_the_words_do_not_call_constant_is_not_one() -> None:
+    # c unnamed: the class index c of y_c, never a free constant
+    text = _Y + "$$ \\frac{e^{x_i + c}}{\\sum_k e^{x_k + c}} = y_i $$\n"
+    assert _claims(text) != ["holds"]

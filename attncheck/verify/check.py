@@ -75,13 +75,14 @@ from attncheck.verify.chains import (
 from attncheck.verify.declarations import State, default_dimension, hypotheses_of
 from attncheck.verify.errors import Location, VerifyError
 from attncheck.verify.evidence import (
+    PARAMETER_VALUE,
     attach_evidence,
     letters_as_lengths,
     without_evidence,
     written_length,
 )
 from attncheck.verify.files import Format, Source, decode, guess_format, read_source
-from attncheck.verify.notation import prose_aliases, survey
+from attncheck.verify.notation import prose_aliases, prose_constants, survey
 from attncheck.verify.parse import (
     DOTS,
     LENGTH,
@@ -600,6 +601,16 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
     pool += () if TARGET_SUMS_TO_ONE in pool else (TARGET_SUMS_TO_ONE,)
     v = check_softmax_equality(lhs, rhs, n=written_length(lhs, rhs), reason=reason,
                                hypotheses=pool)
+    constants = {c for c in v.residual_given.free_symbols if isinstance(c, Symbol) and c.is_real
+                 and not c.is_integer}
+    if not v.decided and constants:
+        # e^{x_i + c}/Σ_j e^{x_j + c} = e^c y_i, said of every constant c: one value of c
+        # where it fails (c = 13/10) is a counterexample to the claim
+        at = {c: PARAMETER_VALUE for c in constants}
+        w = check_softmax_equality(lhs.xreplace(at), rhs.xreplace(at),
+                                   n=written_length(lhs, rhs), reason=reason, hypotheses=pool)
+        if w.decided and not w.needs:
+            v = w
     if not v.decided:
         raise UnsupportedExpression(f"cannot decide whether {text(v.residual_given)} is 0")
     status, needs = _status_of(v.needs, frozenset(declared))
@@ -1075,7 +1086,8 @@ def _survey(source: Source, events: Sequence[Any], fmt: Format, settings: Settin
     default = default_dimension(" ".join(m.text for m in maths))
     found = survey(rows, default, state.families, state.dim)
     # "$a_i^{[L]}$，即 $\hat y$": names the words give the softmax output
-    found = prose_aliases([e.text for e in events if isinstance(e, Prose)], found)
+    texts = [e.text for e in events if isinstance(e, Prose)]
+    found = prose_constants(texts, prose_aliases(texts, found))
     return state.notation(found), state, notes
 
 

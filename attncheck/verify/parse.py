@@ -234,6 +234,8 @@ class Notation:
     #: q_i ~ N(0, σ²), Var(s) = d σ⁴), and the number it gives for σ² where it gives one
     spread: str = ""
     spread_square: Expr | None = None
+    #: letters the note's words call constants ("by a constant $c$", "常数 $C$"): real numbers
+    constants: frozenset[str] = frozenset()
 
     def spread_symbol(self) -> Expr:
         """σ as the parser reads it: a positive parameter, or its value when the note
@@ -784,6 +786,8 @@ class _Build(Transformer_NonRecursive):
         return x
 
     def _letter_value(self, name: str, meta: Any) -> Any:
+        if name in self.n.constants:  # e^{x_i + c} with c "a constant": a real number
+            return Symbol(name, real=True)
         if name in self.n.scalars:
             return self.model.family(name).symbol
         name = self.n.rename.get(name, name)
