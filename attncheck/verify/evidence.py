@@ -110,7 +110,9 @@ def attach_evidence(step: StepResult, model: Model, *, seed: int | np.random.See
         make = softmax_evidence if step.checker == "softmax" else calculus_evidence
         lhs, rhs = matrix_entries(step.lhs, step.rhs)  # diag(y) − y yᵀ at its (i, j) entries
         try:
-            at = _pinned(replace(step, lhs=lhs, rhs=rhs), model)
+            at = replace(step, lhs=lhs, rhs=rhs)
+            if step.checker == "softmax":  # calculus evidence draws every variable itself
+                at = _pinned(at, model)
             return replace(step, evidence=make(at, seed=seed))
         except (ValueError, ArithmeticError, TypeError) as exc:
             return without_evidence(step, f"no numeric value: {exc}")
@@ -156,7 +158,8 @@ PARAMETER_VALUE = Rational(13, 10)
 def _pinned(step: StepResult, model: Model) -> StepResult:
     """``step`` with the note's own parameters (σ, a constant c: real symbols that are not
     the model's) at :data:`PARAMETER_VALUE`, in its sides and its hypotheses alike."""
-    known = set(model.parameters()) | {model.dim}
+    # the model's own symbols stay: its parameters, d, and scalar random variables (X)
+    known = set(model.parameters()) | {model.dim} | {f.symbol for f in model.families if f.scalar}
     hyps = step.declared.union(*step.needs)
     values = [e for e in (step.lhs, step.rhs) if isinstance(e, Expr)] + \
         [h.value for h in hyps if isinstance(getattr(h, "value", None), Expr)]

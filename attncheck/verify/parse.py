@@ -763,8 +763,8 @@ class _Build(Transformer_NonRecursive):
         if isinstance(x, _Matrix) and what == "as a side of '='":
             return EntryMatrix(x.entry)
         if isinstance(x, _JacobianBy):
-            raise ParseProblem(f"J_{x.var} without the vector it differentiates (J_x(y))",
-                               _where(meta))
+            raise ParseProblem(f"J_{x.var} in a product of matrices: vector and matrix algebra "
+                               "is not checked (J_x(y) = diag(y) − y y^T is)", _where(meta))
         if isinstance(x, _RowOuter):  # yᵀy alone: the dot product of column vectors
             taken = {a.name for a in (x.a, x.b)}
             k = next(index_symbol(c) for c in "kmlr" if c not in taken)
