@@ -240,3 +240,19 @@ def test_a_letter_the_words_do_not_call_constant_is_not_one() -> None:
     # c unnamed: the class index c of y_c, never a free constant
     text = _Y + "$$ \\frac{e^{x_i + c}}{\\sum_k e^{x_k + c}} = y_i $$\n"
     assert _claims(text) != ["holds"]
+
+
+@pytest.mark.parametrize("text,status", [
+    ("[0.098, 0.659, 0.242] - [0, 1, 0] = [0.098, -0.341, 0.242]", "holds"),
+    ("[0.098, 0.659, 0.242] - [0, 1, 0] = [0.098, 0.341, 0.242]", "fails"),
+    ("[-0.8, 1.1, 0.1] - 1.1 = [-1.9, 0, -1.0]", "holds"),  # a number goes to every entry
+    ("[-0.8, 1.1, 0.1] - 1.1 = [-1.9, 0, 1.0]", "fails"),
+])
+def test_a_worked_examples_vectors_entry_by_entry(text: str, status: str) -> None:
+    assert _claims(f"$$ {text} $$\n") == [status]
+
+
+def test_vectors_of_different_lengths_are_not_added() -> None:
+    r = verify_text("$$ [1, 2] - [0, 1, 0] = [1, 1, 0] $$\n", "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["not-read"]
+    assert "lengths 3 and 2" in r.steps[0].note or "lengths 2 and 3" in r.steps[0].note

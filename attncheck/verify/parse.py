@@ -1460,9 +1460,29 @@ class _Build(Transformer_NonRecursive):
             return self._written_out(a.terms, b if sign > 0 else -self.v(b, meta), meta)
         if isinstance(a, (_Matrix, _RowOuter)) or isinstance(b, (_Matrix, _RowOuter)):
             return self._matrix_sum(a, b, sign, meta)
+        if isinstance(a, _Literal) or isinstance(b, _Literal):
+            return self._literal_sum(a, b, sign, meta)
         if isinstance(a, _Vector) and isinstance(b, _Vector):
             raise ParseProblem("a sum of vectors is not checked", _where(meta))
         return self.v(a, meta, "in a sum") + sign * self.v(b, meta, "in a sum")
+
+    def _literal_sum(self, a: Any, b: Any, sign: int, meta: Any) -> _Literal:
+        """[0.88, 0.12] − [0, 1] and [−0.8, 1.1] − 1.1: a worked example's vectors, entry by
+        entry (a number beside a vector goes to every entry, as NumPy broadcasts it)."""
+        def items(x: Any, size: int) -> tuple[Expr, ...]:
+            if isinstance(x, _Literal):
+                if len(x.items) != size:
+                    raise ParseProblem(f"vectors of lengths {len(x.items)} and {size} added",
+                                       _where(meta))
+                return x.items
+            value = self.v(x, meta, "beside a vector")
+            if not value.is_number:
+                raise ParseProblem("a vector written out plus something that is not a number",
+                                   _where(meta))
+            return (value,) * size
+
+        size = len(a.items) if isinstance(a, _Literal) else len(b.items)
+        return _Literal(tuple(p + sign * q for p, q in zip(items(a, size), items(b, size))))
 
     def _matrix_sum(self, a: Any, b: Any, sign: int, meta: Any) -> _Matrix:
         """diag(y) − y yᵀ (and diag(s) − sᵀs, with row vectors): entry by entry."""
