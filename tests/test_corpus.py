@@ -35,7 +35,8 @@ UNSUPPORTED: dict[str, str] = {
     r"a matrix \(\\begin\{[bp]matrix\}\) is not checked as a whole": "a whole matrix on one side",
     r"is a random vector; (inside an operator|as a side of '='|here) a number is expected":
         "a random vector where a number belongs",
-    r"a product of vectors that are not random families": "products of matrices",
+    r"a product of vectors that are not random families|in a product of matrices: vector and "
+    r"matrix algebra is not checked": "products of matrices",
     r"softmax\(…\) is a vector|σ\(…\) here is the softmax of a vector|softmax\(x\)_i takes one "
     r"index|softmax\(…\): expected": "softmax of a whole vector or matrix",
     r"\^\\top of something that is not a vector|: a power of a vector": "vector algebra",

@@ -178,3 +178,81 @@ def test_a_sum_without_limits_runs_to_the_notes_number_of_classes(last: str, sta
             "$$ \\sum_{j=1}^{10} \\frac{\\partial L}{\\partial p_j}\\frac{\\partial p_j}{\\partial z_i}"
             f" = \\sum_{{j\\neq i}} p_i y_j + {last} $$\n")
     assert _claims(text) == [status]
+
+
+_Y = "$$ y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}} $$\n\n"
+_DYDX = "\\frac{\\partial \\mathbf{y}}{\\partial \\mathbf{x}}"
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\text{diag}(\\mathbf{y}) - \\mathbf{y}\\mathbf{y}^T", "holds"),
+    ("\\operatorname{diag}(\\mathbf{y}) - \\mathbf{y}^\\top\\mathbf{y}", "holds"),  # row vectors
+    ("\\text{diag}(\\mathbf{y}) + \\mathbf{y}\\mathbf{y}^T", "fails"),
+    ("\\mathbf{y}\\mathbf{y}^T - \\text{diag}(\\mathbf{y})", "fails"),
+    ("\\text{diag}(\\mathbf{y}) - \\mathbf{x}\\mathbf{y}^T", "fails"),
+])
+def test_the_softmax_jacobian_in_vector_form(rhs: str, status: str) -> None:
+    r = verify_text(_Y + f"$$ {_DYDX} = {rhs} $$\n", "n.md")
+    (step,) = [s for s in r.steps if s.kind == "claim"]
+    assert step.status.value == status
+    # its numbers: every entry at a softmax point, by complex step, agrees with the verdict
+    assert step.evidence is not None and step.evidence.consistent is True
+
+
+@pytest.mark.parametrize("corner,status", [("y_1(1-y_1)", "holds"), ("y_1(1+y_1)", "fails")])
+def test_a_written_jacobian_against_its_vector_form(corner: str, status: str) -> None:
+    text = (_Y + f"$$ \\begin{{bmatrix}} {corner} & -y_1 y_2 & \\cdots \\\\ -y_2 y_1 & "
+            "y_2(1-y_2) & \\cdots \\\\ \\vdots & \\vdots & \\ddots \\end{bmatrix} = "
+            "\\text{diag}(\\mathbf{y}) - \\mathbf{y}\\mathbf{y}^T $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\sum_k y_k^2", "holds"), ("\\sum_k y_k", "fails")])
+def test_y_transpose_y_alone_is_a_dot_product(rhs: str, status: str) -> None:
+    assert _claims(_Y + f"$$ \\mathbf{{y}}^T\\mathbf{{y}} = {rhs} $$\n") == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\text{diag}(\\mathbf s) - \\mathbf s^\\top \\mathbf s", "holds"),
+    ("\\text{diag}(\\mathbf s) - 2\\mathbf s^\\top \\mathbf s", "fails")])
+def test_a_jacobian_named_j_by_its_variable(rhs: str, status: str) -> None:
+    # J_𝐱(𝐬): the Jacobian of s by x, in the note that writes s as a row vector
+    text = ("$$ s(\\mathbf x)_i = \\frac{e^{x_i}}{\\sum e^{x_j}} $$\n\n"
+            f"$$ \\mathbf J_{{\\mathbf x}}(\\mathbf s) = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("words,rhs,status", [
+    ("Softmax is invariant to shifting $\\mathbf x$ by a constant $c$.", "y_i", "holds"),
+    ("Softmax is invariant to shifting $\\mathbf x$ by a constant $c$.", "e^{c} y_i", "fails"),
+    ("对任意常数 $c$，有：", "y_i", "holds"),
+])
+def test_a_constant_the_words_name(words: str, rhs: str, status: str) -> None:
+    text = (_Y + f"{words}\n\n"
+            f"$$ \\frac{{e^{{x_i + c}}}}{{\\sum_k e^{{x_k + c}}}} = {rhs} $$\n")
+    r = verify_text(text, "n.md")
+    (step,) = [s for s in r.steps if s.kind == "claim"]
+    assert step.status.value == status
+    assert step.evidence is not None and step.evidence.consistent is True
+
+
+def test_a_letter_the_words_do_not_call_constant_is_not_one() -> None:
+    # c unnamed: the class index c of y_c, never a free constant
+    text = _Y + "$$ \\frac{e^{x_i + c}}{\\sum_k e^{x_k + c}} = y_i $$\n"
+    assert _claims(text) != ["holds"]
+
+
+@pytest.mark.parametrize("text,status", [
+    ("[0.098, 0.659, 0.242] - [0, 1, 0] = [0.098, -0.341, 0.242]", "holds"),
+    ("[0.098, 0.659, 0.242] - [0, 1, 0] = [0.098, 0.341, 0.242]", "fails"),
+    ("[-0.8, 1.1, 0.1] - 1.1 = [-1.9, 0, -1.0]", "holds"),  # a number goes to every entry
+    ("[-0.8, 1.1, 0.1] - 1.1 = [-1.9, 0, 1.0]", "fails"),
+])
+def test_a_worked_examples_vectors_entry_by_entry(text: str, status: str) -> None:
+    assert _claims(f"$$ {text} $$\n") == [status]
+
+
+def test_vectors_of_different_lengths_are_not_added() -> None:
+    r = verify_text("$$ [1, 2] - [0, 1, 0] = [1, 1, 0] $$\n", "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["not-read"]
+    assert "lengths 3 and 2" in r.steps[0].note or "lengths 2 and 3" in r.steps[0].note

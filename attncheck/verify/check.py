@@ -75,13 +75,14 @@ from attncheck.verify.chains import (
 from attncheck.verify.declarations import State, default_dimension, hypotheses_of
 from attncheck.verify.errors import Location, VerifyError
 from attncheck.verify.evidence import (
+    PARAMETER_VALUE,
     attach_evidence,
     letters_as_lengths,
     without_evidence,
     written_length,
 )
 from attncheck.verify.files import Format, Source, decode, guess_format, read_source
-from attncheck.verify.notation import prose_aliases, survey
+from attncheck.verify.notation import prose_aliases, prose_constants, survey
 from attncheck.verify.parse import (
     DOTS,
     LENGTH,
@@ -89,11 +90,13 @@ from attncheck.verify.parse import (
     PRIME,
     SOFTMAX_BASES,
     XI,
+    EntryMatrix,
     JacobianOf,
     Notation,
     ParseProblem,
     VectorLiteral,
     index_symbol,
+    matrix_entries,
 )
 from attncheck.verify.prose import read_assumptions
 from attncheck.verify.result import (
@@ -598,6 +601,16 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
     pool += () if TARGET_SUMS_TO_ONE in pool else (TARGET_SUMS_TO_ONE,)
     v = check_softmax_equality(lhs, rhs, n=written_length(lhs, rhs), reason=reason,
                                hypotheses=pool)
+    constants = {c for c in v.residual_given.free_symbols if isinstance(c, Symbol) and c.is_real
+                 and not c.is_integer}
+    if not v.decided and constants:
+        # e^{x_i + c}/Σ_j e^{x_j + c} = e^c y_i, said of every constant c: one value of c
+        # where it fails (c = 13/10) is a counterexample to the claim
+        at = {c: PARAMETER_VALUE for c in constants}
+        w = check_softmax_equality(lhs.xreplace(at), rhs.xreplace(at),
+                                   n=written_length(lhs, rhs), reason=reason, hypotheses=pool)
+        if w.decided and not w.needs:
+            v = w
     if not v.decided:
         raise UnsupportedExpression(f"cannot decide whether {text(v.residual_given)} is 0")
     status, needs = _status_of(v.needs, frozenset(declared))
@@ -738,9 +751,9 @@ def _jacobian_entries(side: Expr, other: Expr) -> Expr:
     columns before the dots are 1, 2, …, those after them end at n.  An entry depends on n
     only through which indices are equal, so n is taken one past the dots (y_1, y_2, ⋯, y_n
     as y_1, y_2, y_4): every pattern of equal and distinct indices the matrix shows is kept."""
-    if not isinstance(side, JacobianOf) or not isinstance(other, VectorLiteral):
+    if not isinstance(side, (JacobianOf, EntryMatrix)) or not isinstance(other, VectorLiteral):
         return side
-    y, x = (IndexedBase(str(a)) for a in side.args)
+    entry = side.entry
     if not all(isinstance(r, VectorLiteral) for r in other.args):
         raise UnsupportedExpression("∂y/∂x against a list: write the Jacobian as a matrix")
     rows = [list(r.args) for r in other.args]
@@ -750,7 +763,7 @@ def _jacobian_entries(side: Expr, other: Expr) -> Expr:
     for r, i in zip(rows, row_at):
         col_at = _positions(r, size)
         out.append(VectorLiteral(*(DOTS if i is None or j is None or e == DOTS
-                                   else Derivative(y[i], x[j]) for e, j in zip(r, col_at))))
+                                   else entry(i, j) for e, j in zip(r, col_at))))
     return VectorLiteral(*out)
 
 
@@ -779,8 +792,10 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
     the worst entry's."""
     lhs, rhs = _at_written_size(lhs, rhs), _at_written_size(rhs, lhs)
     lhs, rhs = _jacobian_entries(lhs, rhs), _jacobian_entries(rhs, lhs)
+    lhs, rhs = matrix_entries(lhs, rhs)
     for side in (lhs, rhs):
-        if not isinstance(side, VectorLiteral) and side.has(VectorLiteral, JacobianOf):
+        if not isinstance(side, VectorLiteral) and side.has(VectorLiteral, JacobianOf,
+                                                            EntryMatrix):
             raise UnsupportedExpression("a written-out vector or matrix inside an expression: "
                                         "vector and matrix algebra is not checked")
     if isinstance(lhs, VectorLiteral) or isinstance(rhs, VectorLiteral):
@@ -1071,7 +1086,8 @@ def _survey(source: Source, events: Sequence[Any], fmt: Format, settings: Settin
     default = default_dimension(" ".join(m.text for m in maths))
     found = survey(rows, default, state.families, state.dim)
     # "$a_i^{[L]}$，即 $\hat y$": names the words give the softmax output
-    found = prose_aliases([e.text for e in events if isinstance(e, Prose)], found)
+    texts = [e.text for e in events if isinstance(e, Prose)]
+    found = prose_constants(texts, prose_aliases(texts, found))
     return state.notation(found), state, notes
 
 

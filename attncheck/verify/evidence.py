@@ -60,7 +60,7 @@ from sympy import exp as exp_
 from sympy import log as log_
 from sympy.core.function import AppliedUndef
 
-from attncheck.verify.parse import LENGTH, SOFTMAX_BASES, VectorLiteral
+from attncheck.verify.parse import LENGTH, SOFTMAX_BASES, VectorLiteral, matrix_entries
 from attncheck.verify.result import Evidence, StepResult, StepStatus
 from derivations import Cov, DerivationError, E, Hypothesis, Model, Var, evaluate
 from numeric import Point, compare, compare_samples, point_for
@@ -108,8 +108,12 @@ def attach_evidence(step: StepResult, model: Model, *, seed: int | np.random.See
         return step
     if step.checker in ("softmax", "calculus"):
         make = softmax_evidence if step.checker == "softmax" else calculus_evidence
+        lhs, rhs = matrix_entries(step.lhs, step.rhs)  # diag(y) − y yᵀ at its (i, j) entries
         try:
-            return replace(step, evidence=make(step, seed=seed))
+            at = replace(step, lhs=lhs, rhs=rhs)
+            if step.checker == "softmax":  # calculus evidence draws every variable itself
+                at = _pinned(at, model)
+            return replace(step, evidence=make(at, seed=seed))
         except (ValueError, ArithmeticError, TypeError) as exc:
             return without_evidence(step, f"no numeric value: {exc}")
     holds = step.status.ok
@@ -145,20 +149,22 @@ def attach_evidence(step: StepResult, model: Model, *, seed: int | np.random.See
     return replace(original, evidence=ev)
 
 
-#: The value a note's own positive parameter (σ in N(0, σ²)) takes in a sample: not 1, where
-#: a dropped power (σ⁴ written for σ²) would go unseen, and exact, so both sides get the same.
+#: The value a note's own parameter (σ in N(0, σ²), a constant c) takes in a sample: not 1,
+#: where a dropped power (σ⁴ written for σ²) would go unseen, and exact, so both sides get
+#: the same.
 PARAMETER_VALUE = Rational(13, 10)
 
 
 def _pinned(step: StepResult, model: Model) -> StepResult:
-    """``step`` with the note's own parameters (σ, a positive symbol that is not one of the
-    model's) at :data:`PARAMETER_VALUE`, in its sides and its hypotheses alike."""
-    known = set(model.parameters()) | {model.dim}
+    """``step`` with the note's own parameters (σ, a constant c: real symbols that are not
+    the model's) at :data:`PARAMETER_VALUE`, in its sides and its hypotheses alike."""
+    # the model's own symbols stay: its parameters, d, and scalar random variables (X)
+    known = set(model.parameters()) | {model.dim} | {f.symbol for f in model.families if f.scalar}
     hyps = step.declared.union(*step.needs)
     values = [e for e in (step.lhs, step.rhs) if isinstance(e, Expr)] + \
         [h.value for h in hyps if isinstance(getattr(h, "value", None), Expr)]
     pins = {x: PARAMETER_VALUE for e in values for x in e.free_symbols
-            if isinstance(x, Symbol) and x.is_positive and not x.is_integer and x not in known}
+            if isinstance(x, Symbol) and x.is_real and not x.is_integer and x not in known}
     if not pins:
         return step
 

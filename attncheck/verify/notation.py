@@ -38,7 +38,7 @@ from attncheck.verify.lexer import BOLD, LexError, Tok, tokenize
 from attncheck.verify.parse import Notation, prepare
 from attncheck.verify.rows import Row, lists_components
 
-__all__ = ["LOSS_NAMES", "prose_aliases", "survey"]
+__all__ = ["LOSS_NAMES", "prose_aliases", "prose_constants", "survey"]
 
 #: Letters notes use for a loss.
 LOSS_NAMES = ("L", "calL", "J", "C", "ell", "H", "ℓ", "E", "Loss", "loss", "CE", "l")
@@ -289,7 +289,7 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     for letter in _own_variables(definitions, rename):
         # x_1 = g_2(x_2) = c_1/x_2: the note's x is a variable of its own, not softmax's scores
         rename[letter] = letter + "ʹ"
-    softmax_letters = set(rename) | set(rename.values())
+    softmax_letters = set(rename) | set(rename.values()) | ({output, logits} - {None})
     if any(t.kind in ("PARTIAL", "NABLA") or (t.kind == "WORD" and t.value.lower() in
                                               ("softmax", "log", "ln", "exp"))
            for block in rows for r in block for p in r.pieces if p for t in p.toks):
@@ -389,6 +389,23 @@ def prose_aliases(texts: Sequence[str], notation: Notation) -> Notation:
         # here, softmax's output there): two letters are never merged into one
         return notation
     return replace(notation, rename=rename)
+
+
+#: A letter the words call a constant: "by a constant $c$", "$C$ is any constant", "常数 $C$".
+_CONSTANT = re.compile(
+    r"(?:\bconstants?|常数|常量)(?:\s+(?:term|value|shift|offset))?\s*\$+\s*([A-Za-z])\s*\$+|"
+    r"\$+\s*([A-Za-z])\s*\$+\s*(?:is|be|为|是|表示)\s*(?:a |an |any |some |任意|一个|某个)?\s*"
+    r"(?:real |scalar )?(?:constant|常数|常量)", re.IGNORECASE)
+
+
+def prose_constants(texts: Sequence[str], notation: Notation) -> Notation:
+    """Letters the note's words call constants (softmax(x + c) = softmax(x) "for any constant
+    $c$"): real numbers in its formulas — never a letter the formulas give another meaning."""
+    taken = set(notation.rename) | set(notation.rename.values()) | set(notation.families) | \
+        set(notation.scalars) | set(notation.functions) | {notation.dim, "e", "x", "y", "t", "L"}
+    found = {m.group(1) or m.group(2) for text in texts for m in _CONSTANT.finditer(text)}
+    found -= taken
+    return replace(notation, constants=frozenset(found)) if found else notation
 
 
 def _two_indexed(rows: Sequence[Sequence[Row]], families: tuple[str, ...]) -> frozenset[str]:

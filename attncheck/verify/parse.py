@@ -171,6 +171,37 @@ class JacobianOf(Function):
     def eval(cls, *args: Expr) -> None:  # never evaluated: expanded against a written matrix
         return None
 
+    def entry(self, i: Expr, j: Expr) -> Expr:
+        y, x = (IndexedBase(str(a)) for a in self.args)
+        return Derivative(y[i], x[j])
+
+
+class EntryMatrix(Function):
+    """A matrix the note writes in whole-vector form (diag(y) − y yᵀ): its (ROW, COL) entry
+    as an expression in the placeholders :data:`ROW` and :data:`COL` — compared entry by
+    entry with ∂y/∂x or a matrix written out."""
+
+    @classmethod
+    def eval(cls, *args: Expr) -> None:  # never evaluated: expanded at the entries compared
+        return None
+
+    def entry(self, i: Expr, j: Expr) -> Expr:
+        return self.args[0].xreplace({ROW: i, COL: j})
+
+
+def matrix_entries(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
+    """∂y/∂x = diag(y) − y yᵀ: both sides at a general entry (i, j) — δ_ij keeps i = j and
+    i ≠ j apart, so one symbolic entry stands for the whole matrix.  Other sides as they are."""
+    if not (isinstance(lhs, (JacobianOf, EntryMatrix)) and isinstance(rhs, (JacobianOf, EntryMatrix))
+            and (isinstance(lhs, EntryMatrix) or isinstance(rhs, EntryMatrix))):
+        return lhs, rhs
+    i, j = index_symbol("i"), index_symbol("j")
+    return lhs.entry(i, j), rhs.entry(i, j)
+
+
+#: The row and column placeholders of an :class:`EntryMatrix` (names no note writes).
+ROW = Symbol("row·", integer=True, positive=True)
+COL = Symbol("col·", integer=True, positive=True)
 
 #: An entry written ⋯, ⋮ or ⋱ in a matrix: the note does not state it.
 DOTS = Symbol("⋯")
@@ -203,6 +234,8 @@ class Notation:
     #: q_i ~ N(0, σ²), Var(s) = d σ⁴), and the number it gives for σ² where it gives one
     spread: str = ""
     spread_square: Expr | None = None
+    #: letters the note's words call constants ("by a constant $c$", "常数 $C$"): real numbers
+    constants: frozenset[str] = frozenset()
 
     def spread_symbol(self) -> Expr:
         """σ as the parser reads it: a positive parameter, or its value when the note
@@ -564,6 +597,30 @@ class _Vector:
 
 
 @dataclass(frozen=True)
+class _Matrix:
+    """A matrix in whole-vector form while it is being built: diag(y), y yᵀ, I, their sums."""
+
+    entry: Expr
+
+
+@dataclass(frozen=True)
+class _JacobianBy:
+    """``J_𝐱`` waiting for the vector it differentiates: J_𝐱(𝐬) is ∂𝐬/∂𝐱."""
+
+    var: Symbol
+
+
+@dataclass(frozen=True)
+class _RowOuter:
+    """yᵀy of two whole softmax vectors: a number for column vectors, but beside diag(y) in a
+    difference the outer product of row vectors (the convention of the note that writes
+    diag(s) − sᵀs)."""
+
+    a: _Vector
+    b: _Vector
+
+
+@dataclass(frozen=True)
 class _Fn:
     """Something that applies to what follows it: \\log, \\exp, σ, f, ∂/∂x_j, softmax.
 
@@ -703,6 +760,19 @@ class _Build(Transformer_NonRecursive):
         if isinstance(x, _Softmax):
             raise ParseProblem("softmax(…) is a vector: take a component, softmax(x)_i",
                                _where(meta))
+        if isinstance(x, _Matrix) and what == "as a side of '='":
+            return EntryMatrix(x.entry)
+        if isinstance(x, _JacobianBy):
+            raise ParseProblem(f"J_{x.var} in a product of matrices: vector and matrix algebra "
+                               "is not checked (J_x(y) = diag(y) − y y^T is)", _where(meta))
+        if isinstance(x, _RowOuter):  # yᵀy alone: the dot product of column vectors
+            taken = {a.name for a in (x.a, x.b)}
+            k = next(index_symbol(c) for c in "kmlr" if c not in taken)
+            return x.a.coeff * x.b.coeff * Sum(IndexedBase(x.a.name)[k] * IndexedBase(x.b.name)[k],
+                                               (k, 1, self._length()))
+        if isinstance(x, _Matrix):
+            raise ParseProblem("a matrix in vector form (diag(y), y y^T) is checked only as a "
+                               "side of '='", _where(meta))
         if isinstance(x, _Dots):
             raise ParseProblem("\\cdots here is not part of a written-out sum", _where(meta))
         if isinstance(x, _Partial):
@@ -716,6 +786,8 @@ class _Build(Transformer_NonRecursive):
         return x
 
     def _letter_value(self, name: str, meta: Any) -> Any:
+        if name in self.n.constants:  # e^{x_i + c} with c "a constant": a real number
+            return Symbol(name, real=True)
         if name in self.n.scalars:
             return self.model.family(name).symbol
         name = self.n.rename.get(name, name)
@@ -973,6 +1045,9 @@ class _Build(Transformer_NonRecursive):
                 idx = replace(idx, items=((item[0],),), text=str(item[0]))
             else:
                 raise ParseProblem("a condition in a subscript here", where)
+        if getattr(base, "name", None) == "J" and len(indices) == 1 and \
+                str(indices[0]) in ("x", "y") and not self.n.rename.get("J"):
+            return _JacobianBy(Symbol(str(indices[0])))  # J_𝐱(𝐬): the Jacobian by x, of s
         if isinstance(base, _Softmax):  # softmax(x)_i
             if len(indices) != 1:
                 raise ParseProblem("softmax(x)_i takes one index", where)
@@ -1137,6 +1212,10 @@ class _Build(Transformer_NonRecursive):
         return factorial(self.v(ch[0], meta))
 
     # -- products and sums ------------------------------------------------------------------
+    def _whole(self, a: _Vector) -> bool:
+        """A whole vector of softmax's (y, x, t), not a random family."""
+        return a.name in ("x", "y", "t")
+
     def _dot(self, a: _Vector, b: _Vector, meta: Any) -> Expr:
         if a.name in self.families and b.name in self.families:
             return a.coeff * b.coeff * Dot(IndexedBase(a.name), IndexedBase(b.name))
@@ -1161,6 +1240,11 @@ class _Build(Transformer_NonRecursive):
                 return _Softmax(inner.name)
             if isinstance(inner, Indexed) and len(inner.indices) in (1, 2):
                 return f.coeff * IndexedBase("y")[inner.indices]
+        inner = arg.expr if isinstance(arg, _Paren) else arg
+        if name in ("diag", "Diag") and isinstance(inner, _Vector) and self._whole(inner):
+            # diag(y): y_i on the diagonal, 0 elsewhere
+            return _Matrix(f.coeff * inner.coeff * KroneckerDelta(ROW, COL) *
+                           IndexedBase(inner.name)[ROW])
         x = self.v(arg, meta, f"in {f.name}")
         if name in ("log", "ln"):
             out: Expr = log(x)
@@ -1229,7 +1313,21 @@ class _Build(Transformer_NonRecursive):
                 return self._apply(a, b, meta)
         if isinstance(a, _Partial):  # ∂ f, as in \frac{∂ f}{…}: kept for the fraction
             return ("partial", b)
+        if isinstance(a, _JacobianBy):
+            inner = b.expr if isinstance(b, _Paren) else b
+            if not (isinstance(inner, _Vector) and self._whole(inner) and juxtaposed):
+                raise ParseProblem("J_x(…): expected the vector it differentiates, as J_x(y)",
+                                   _where(meta))
+            return JacobianOf(Symbol(inner.name), a.var)
         va, vb = isinstance(a, _Vector), isinstance(b, _Vector)
+        if va and vb and a.transposed != b.transposed and self._whole(a) and self._whole(b):
+            if b.transposed:  # y yᵀ: the outer product, (i, j) entry y_i y_j
+                return _Matrix(a.coeff * b.coeff * IndexedBase(a.name)[ROW] *
+                               IndexedBase(b.name)[COL])
+            return _RowOuter(a, b)
+        if isinstance(a, _Matrix) or isinstance(b, _Matrix):
+            m, c = (a, b) if isinstance(a, _Matrix) else (b, a)
+            return _Matrix(m.entry * self.v(c, meta))  # (a scalar) · (a matrix)
         if va and vb:
             if not juxtaposed or a.transposed != b.transposed:
                 return self._dot(a, b, meta)
@@ -1360,9 +1458,47 @@ class _Build(Transformer_NonRecursive):
             return _Series(terms + (_Dots(),))
         if isinstance(a, _Series):
             return self._written_out(a.terms, b if sign > 0 else -self.v(b, meta), meta)
+        if isinstance(a, (_Matrix, _RowOuter)) or isinstance(b, (_Matrix, _RowOuter)):
+            return self._matrix_sum(a, b, sign, meta)
+        if isinstance(a, _Literal) or isinstance(b, _Literal):
+            return self._literal_sum(a, b, sign, meta)
         if isinstance(a, _Vector) and isinstance(b, _Vector):
             raise ParseProblem("a sum of vectors is not checked", _where(meta))
         return self.v(a, meta, "in a sum") + sign * self.v(b, meta, "in a sum")
+
+    def _literal_sum(self, a: Any, b: Any, sign: int, meta: Any) -> _Literal:
+        """[0.88, 0.12] − [0, 1] and [−0.8, 1.1] − 1.1: a worked example's vectors, entry by
+        entry (a number beside a vector goes to every entry, as NumPy broadcasts it)."""
+        def items(x: Any, size: int) -> tuple[Expr, ...]:
+            if isinstance(x, _Literal):
+                if len(x.items) != size:
+                    raise ParseProblem(f"vectors of lengths {len(x.items)} and {size} added",
+                                       _where(meta))
+                return x.items
+            value = self.v(x, meta, "beside a vector")
+            if not value.is_number:
+                raise ParseProblem("a vector written out plus something that is not a number",
+                                   _where(meta))
+            return (value,) * size
+
+        size = len(a.items) if isinstance(a, _Literal) else len(b.items)
+        return _Literal(tuple(p + sign * q for p, q in zip(items(a, size), items(b, size))))
+
+    def _matrix_sum(self, a: Any, b: Any, sign: int, meta: Any) -> _Matrix:
+        """diag(y) − y yᵀ (and diag(s) − sᵀs, with row vectors): entry by entry."""
+        def entry(m: Any) -> Expr:
+            if isinstance(m, _Paren):
+                m = m.expr
+            if isinstance(m, _Matrix):
+                return m.entry
+            if isinstance(m, _RowOuter):  # beside a matrix, yᵀy is the outer product
+                return m.a.coeff * m.b.coeff * IndexedBase(m.a.name)[ROW] * \
+                    IndexedBase(m.b.name)[COL]
+            raise ParseProblem("a matrix plus something that is not a matrix", _where(meta))
+
+        if not (isinstance(a, _Matrix) or isinstance(b, _Matrix)):
+            raise ParseProblem("a sum of outer products is not checked", _where(meta))
+        return _Matrix(entry(a) + sign * entry(b))
 
     def _written_out(self, terms: tuple[Any, ...], last: Any, meta: Any) -> Expr:
         """``t_1 + t_2 + ⋯ + t_n`` → Σ_{a=1}^{n} t_a, checked against every term written."""
@@ -1424,6 +1560,8 @@ class _Build(Transformer_NonRecursive):
         x = ch[1]
         if isinstance(x, _Vector):
             return x.times(Integer(-1))
+        if isinstance(x, _Matrix):
+            return _Matrix(-x.entry)
         if isinstance(x, _Fn):
             return replace(x, coeff=-x.coeff)
         return -self.v(x, meta)
@@ -1825,5 +1963,6 @@ def _shown(tok: Token) -> str:
     return names.get(tok.type, repr(value))
 
 
-__all__ += ["DOTS", "LENGTH", "LIKELIHOOD", "LOSS", "XI", "PRIME", "JacobianOf", "VectorLiteral"]
+__all__ += ["matrix_entries", "COL", "DOTS", "LENGTH", "LIKELIHOOD", "LOSS", "ROW", "XI", "PRIME", "EntryMatrix",
+            "JacobianOf", "VectorLiteral"]
 _ = (Tree, re)  # imported for type checkers reading the grammar's trees

@@ -132,6 +132,8 @@ def validate(e: Expr, length: Expr) -> None:
     indices = {s for a in e.atoms(Indexed) for s in a.indices} | {s for d in e.atoms(KroneckerDelta)
                                                                    for s in d.args}
     for s in e.free_symbols - indices - {length, L}:
+        if s.is_real and not s.is_integer:
+            continue  # a constant the caller declared real (softmax(x + c) = softmax(x))
         if not isinstance(s, Indexed) and not any(s in b.free_symbols for b in (x, y, t)):
             raise UnsupportedExpression(f"unknown symbol {s} (use x, y, t, indices, the length {length}, L)")
 
@@ -142,6 +144,8 @@ def exp_in_y(e: exp) -> Expr:
     for term, coeff in e.args[0].expand().as_coefficients_dict().items():
         if term == 1:
             out *= exp(coeff)
+        elif not term.has(Indexed) and term.is_real:  # e^{c}: a real constant stays as it is
+            out *= exp(coeff * term)
         elif isinstance(term, Indexed) and term.base == x:
             out *= (y[term.indices[0]] * SUM_SYMBOL) ** coeff
         else:
