@@ -256,3 +256,12 @@ def test_vectors_of_different_lengths_are_not_added() -> None:
     r = verify_text("$$ [1, 2] - [0, 1, 0] = [1, 1, 0] $$\n", "n.md", numeric=False)
     assert [s.status.value for s in r.steps] == ["not-read"]
     assert "lengths 3 and 2" in r.steps[0].note or "lengths 2 and 3" in r.steps[0].note
+
+
+@pytest.mark.parametrize("rhs,status", [("\\sqrt{d_k}", "holds-given"), ("d_k", "fails")])
+def test_sigma_of_a_random_score_is_its_standard_deviation(rhs: str, status: str) -> None:
+    # z = QKᵀ (not read), then z = Σ q_i k_i defines z again; σ(z) is its standard deviation
+    text = (_IID + "$$ z = QK^\\top $$\n\n$$ z = \\sum_{i=1}^{d_k} q_i k_i $$\n\n"
+            "$$ \\text{Var}(z) = d_k $$\n\n因此标准差为：\n\n"
+            f"$$ \\sigma(z) = {rhs} $$\n")
+    assert _claims(text)[-2:] == ["holds-given", status]

@@ -67,6 +67,7 @@ from attncheck.verify.chains import (
     is_condition_block,
     is_value,
     names_a_case,
+    std_of_random,
     rows_of,
     substitute,
     without_variables,
@@ -869,8 +870,8 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
         return _recorded(ctx, step, StepStatus.NOT_CHECKED, "not checked: time budget spent "
                          f"(--timeout {ctx.settings.timeout:g} s)", n, dset, model)
     aliases = without_variables(step.aliases, step.lhs.value, step.rhs.value)
-    lhs = substitute(step.lhs.value, aliases)
-    rhs = substitute(step.rhs.value, aliases)
+    lhs = std_of_random(substitute(step.lhs.value, aliases), model)
+    rhs = std_of_random(substitute(step.rhs.value, aliases), model)
     lhs, rhs = _worked_example(lhs, rhs, aliases, (step.lhs.value, step.rhs.value))
     particular = _particular_entries(step, lhs, rhs)  # before a case's i ≠ j makes i, j numbers
     lhs, rhs = _implicit_functions(lhs, rhs)
