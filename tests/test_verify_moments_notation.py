@@ -265,3 +265,34 @@ def test_sigma_of_a_random_score_is_its_standard_deviation(rhs: str, status: str
             "$$ \\text{Var}(z) = d_k $$\n\n因此标准差为：\n\n"
             f"$$ \\sigma(z) = {rhs} $$\n")
     assert _claims(text)[-2:] == ["holds-given", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("y_i(1 - y_i)", "holds"), ("y_i(1 + y_i)", "fails")])
+def test_a_boxed_result_is_a_claim(rhs: str, status: str) -> None:
+    # a display that is only \boxed{a = b}: the note's result, checked like any other
+    text = _Y + f"$$\\boxed{{\\frac{{\\partial y_i}}{{\\partial x_i}} = {rhs}}}.$$\n"
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("1", "holds"), ("C", "fails")])
+def test_a_layer_written_up_is_not_a_power(rhs: str, status: str) -> None:
+    # a_i^{[L]}: the output layer's a_i (Ng's notation), not a_i to the power L
+    text = ("$$ a_i^{[L]}=\\frac{e^{z_i^{[L]}}}{\\sum_{k=1}^{C}e^{z_k^{[L]}}} $$\n\n"
+            f"$$ \\sum_{{i=1}}^{{C}}a_i^{{[L]}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+def test_another_layer_and_a_gradient_name_stay_names() -> None:
+    # a^{[L-1]} is not a^{[L]}, and dZ^{[L]} is a gradient's name, not d·Z: not judged
+    text = ("$$ a_i^{[L]}=\\frac{e^{z_i^{[L]}}}{\\sum_{k=1}^{C}e^{z_k^{[L]}}} $$\n\n"
+            "$$ a_1^{[L-1]} = a_1^{[L]} $$\n\n$$ dZ^{[L]} = A^{[L]} - Y $$\n")
+    assert all(s in ("not-checked", "not-read") for s in _claims(text))
+
+
+def test_a_reason_in_words_with_a_little_math_inside() -> None:
+    # \text{（当 }X,Y\text{ 独立时）}: the reason of the row, its X, Y included
+    text = "$$\\boxed{E[XY]=E[X]E[Y]\\quad\\text{（当 }X,Y\\text{ 独立时）}}$$\n"
+    r = verify_text(text, "n.md", numeric=False)
+    (step,) = r.steps
+    assert step.status.value in ("holds-given", "needs-undeclared")
+    assert "X , Y" in step.reason and "独立" in step.reason

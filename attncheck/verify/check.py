@@ -422,9 +422,13 @@ def _one_row(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
     return lhs.xreplace(one), rhs.xreplace(one)
 
 
-def _softmax_conventions(e: Expr, model: Model, lengths: set[Symbol] = frozenset()) -> Expr:
-    """Sums as derivations.softmax writes them: bound index k, upper limit its length n."""
+def _softmax_conventions(sides: tuple[Expr, Expr], model: Model,
+                         lengths: set[Symbol] = frozenset()) -> tuple[Expr, Expr]:
+    """Sums as derivations.softmax writes them: bound index k, upper limit its length n —
+    and the note's name for that length is n outside the sums too (Σ_{i=1}^{C} a_i = C)."""
     from derivations.softmax import n as length
+
+    named: set[Expr] = set()
 
     def convert(s: Sum) -> Expr:
         (var, lo, hi), *rest = s.limits
@@ -433,10 +437,13 @@ def _softmax_conventions(e: Expr, model: Model, lengths: set[Symbol] = frozenset
         # the note's own name for the number of classes (n, C, K, N, d) is softmax's n
         if isinstance(hi, Symbol) and (not (hi.is_integer and hi.name in "ijklc")
                                        or hi in lengths):
+            named.add(hi)
             hi = length
         return Sum(s.function, (var, lo, hi))
 
-    return e.replace(lambda x: isinstance(x, Sum), convert)
+    out = [e.replace(lambda x: isinstance(x, Sum), convert) for e in sides]
+    bare = {c: length for c in named if c.is_integer}
+    return out[0].xreplace(bare), out[1].xreplace(bare)
 
 
 # ---- one step ---------------------------------------------------------------------------
@@ -597,7 +604,7 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
             raise UnsupportedExpression("a sum written out over entries named by letters "
                                         "(z_a + z_b + z_c): the vector's length is not said")
     lengths = letters_as_lengths(lhs, rhs)
-    lhs, rhs = (_softmax_conventions(x, model, lengths) for x in (lhs, rhs))
+    lhs, rhs = _softmax_conventions((lhs, rhs), model, lengths)
     pool = tuple(h for h in declared if isinstance(h, SoftmaxHypothesis))
     pool += () if TARGET_SUMS_TO_ONE in pool else (TARGET_SUMS_TO_ONE,)
     v = check_softmax_equality(lhs, rhs, n=written_length(lhs, rhs), reason=reason,

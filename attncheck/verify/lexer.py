@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = ["BOLD", "GREEK", "RELATIONS", "WORDS", "LexError", "Tok", "tokenize"]
@@ -613,8 +614,62 @@ class _Lexer:
         return b[2]
 
 
+def _letter_before(out: Sequence[Tok]) -> int | None:
+    """Where the letter is that the tokens end with, its subscript included (a, a_i, a_{ij})."""
+    m = len(out) - 1
+    if m >= 0 and out[m].kind == "RBRACE":  # a_{ij}: back over the group to its _
+        depth = 0
+        while m >= 0:
+            depth += {"RBRACE": 1, "LBRACE": -1}.get(out[m].kind, 0)
+            if depth == 0:
+                break
+            m -= 1
+        m -= 1
+    elif m >= 1 and out[m - 1].kind == "SUB":
+        m -= 1
+    if m >= 0 and out[m].kind == "SUB":
+        m -= 1
+    elif m != len(out) - 1:
+        return None
+    return m if m >= 0 and out[m].kind == "LETTER" else None
+
+
+def _layer_labels(toks: Sequence[Tok]) -> list[Tok]:
+    """Names a deep-learning course writes (Ng's): ``a_i^{[L]}``, ``z^{[L]}`` — a layer
+    written up in brackets, not a power: the output layer [L] (where softmax is) is the
+    letter itself, another layer ([L-1], [2]) a name of its own, a^{[L-1]}, never merged
+    with a — and ``dZ``, ``dW`` (a gradient's name), not d·Z."""
+    out: list[Tok] = []
+    n, k = 0, len(toks)
+    while n < k:
+        t = toks[n]
+        if t.kind == "SUP" and n + 4 < k and toks[n + 1].kind == "LBRACE" and \
+                toks[n + 2].kind == "LSQB":
+            close = next((m for m in range(n + 3, min(n + 8, k - 1))
+                          if toks[m].kind == "RSQB" and toks[m + 1].kind == "RBRACE"), None)
+            base = _letter_before(out)
+            if close is not None and base is not None:
+                label = "".join(u.value for u in toks[n + 3:close])
+                if label != "L":
+                    b = out[base]
+                    out[base] = Tok(b.kind, f"{b.value}^[{label}]", b.start, b.end)
+                last = out[-1]  # the label is still part of the text the tokens cover
+                out[-1] = Tok(last.kind, last.value, last.start, toks[close + 1].end, last.note)
+                n = close + 2
+                continue
+        if t.kind == "LETTER" and out and out[-1].kind == "LETTER" and out[-1].value == "d" and \
+                out[-1].end == t.start and t.value[:1].isupper() and \
+                (len(out) < 2 or out[-2].kind not in ("LETTER", "NUMBER", "FRAC", "LBRACE")):
+            # dZ^{[L]}, dW: a gradient's name in a course's code-like notation, not d·Z
+            d = out.pop()
+            t = Tok("LETTER", "d" + t.value, d.start, t.end, t.note)
+        out.append(t)
+        n += 1
+    return out
+
+
 def tokenize(text: str) -> list[Tok]:
     """The tokens of ``text`` (LaTeX math); :class:`LexError` at the first unreadable place."""
     lx = _Lexer(text)
     lx.run(0, len(text))
-    return lx.out
+    return _layer_labels(lx.out)
