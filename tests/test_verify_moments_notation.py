@@ -296,3 +296,34 @@ def test_a_reason_in_words_with_a_little_math_inside() -> None:
     (step,) = r.steps
     assert step.status.value in ("holds-given", "needs-undeclared")
     assert "X , Y" in step.reason and "独立" in step.reason
+
+
+@pytest.mark.parametrize("rhs,status", [("a_i (1-a_i)", "holds"), ("a_i (1+a_i)", "fails")])
+def test_a_sum_named_but_never_defined_is_the_softmax_denominator(rhs: str, status: str) -> None:
+    # Σ_C in e^{z_i}/Σ_C, never defined: the sum of the exponentials it divides
+    text = ("$$ a_i = \\frac{e^{z_i}}{\\sum_{k=1}^{C} e^{z_k}} $$\n\n"
+            "$$ \\frac{e^{z_i}\\cdot \\sum_C-e^{z_i}\\cdot e^{z_i}}{(\\sum_C)^2} = "
+            f"{rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+_S = "$$ S_i = \\frac{e^{a_i}}{\\sum_k e^{a_k}} $$\n\n"
+
+
+@pytest.mark.parametrize("cases,status", [
+    ("\\left\\{ \\begin{matrix} S_i(1-S_j) & i=j\\\\ -S_j S_i & i \\neq j \\end{matrix} \\right.",
+     ["holds", "holds"]),
+    ("\\left\\{ \\begin{array}{ll} S_i(1+S_j) & i=j\\\\ -S_j S_i & i \\neq j \\end{array} \\right.",
+     ["fails", "holds"]),
+    ("\\left\\{\\begin{aligned}S_i-S_i S_j\\qquad(i=j)\\\\ -S_iS_j\\qquad(i\\neq j)\\end{aligned}"
+     "\\right.", ["holds", "holds"]),
+])
+def test_cases_drawn_with_a_brace_by_hand(cases: str, status: list[str]) -> None:
+    assert _claims(_S + f"$$ \\frac{{\\partial S_i}}{{\\partial a_j}} = {cases} $$\n") == status
+
+
+def test_a_double_equals_sign_in_a_case() -> None:
+    # "对于 $i==j$ 的情况": the case i = j, as code writes it
+    text = (_S + "对于 $i==j$ 的情况：\n\n"
+            "$$ \\frac{\\partial S_i}{\\partial a_j} = S_i(1-S_j) $$\n")
+    assert _claims(text) == ["holds"]

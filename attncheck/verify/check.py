@@ -752,6 +752,22 @@ def _positions(entries: Sequence[Expr], size: int) -> list[Expr | None]:
             Integer(size - (after - (k - cut)) + 1) for k in range(len(entries))]
 
 
+def _implicit_sum(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
+    r"""``\frac{e^{z_i}}{\sum_C}`` where the note never says what Σ_C is: the sum of the
+    exponentials of the scores it divides, Σ_k e^{x_k} — in a step about the softmax's
+    exponentials only (a Σ the note defines was substituted before this)."""
+    sigma = [s for s in (lhs - rhs).free_symbols if isinstance(s, Symbol) and s.name == "Sigma"]
+    sigma += [x for x in (lhs - rhs).atoms(Indexed) if str(x.base.label) == "Sigma"]
+    if not sigma or not any(e.has(IndexedBase("x")) for s in (lhs, rhs) for e in s.atoms(exp)):
+        return lhs, rhs
+    if any(str(x.base.label) not in SOFTMAX_BASES + ("Sigma",) for x in (lhs - rhs).atoms(Indexed)):
+        return lhs, rhs  # ∂(e_j/Σ)/∂x_i: the row names its own shorthands, Σ among them
+    k = next(index_symbol(c) for c in "kmlr" if index_symbol(c) not in (lhs - rhs).free_symbols)
+    total = Sum(exp(IndexedBase("x")[k]), (k, 1, LENGTH))
+    whole = {s: total for s in sigma}
+    return lhs.xreplace(whole), rhs.xreplace(whole)
+
+
 def _jacobian_entries(side: Expr, other: Expr) -> Expr:
     """∂y/∂x against a matrix written out: the matrix of ∂y_i/∂x_j at the entries' places.
 
@@ -882,6 +898,7 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     lhs, rhs = _worked_example(lhs, rhs, aliases, (step.lhs.value, step.rhs.value))
     particular = _particular_entries(step, lhs, rhs)  # before a case's i ≠ j makes i, j numbers
     lhs, rhs = _implicit_functions(lhs, rhs)
+    lhs, rhs = _implicit_sum(lhs, rhs)
     if (lhs.has(PRIME) or rhs.has(PRIME)):
         if variable is None and (lhs.has(XI) or rhs.has(XI)):
             variable = XI  # (u/v)' beside u', v': all by the note's unnamed variable

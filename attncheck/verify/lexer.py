@@ -291,6 +291,9 @@ class _Lexer:
             if i + 1 < hi and text[i + 1] == ":":
                 self.emit("REL", "=:", i, i + 2)
                 return i + 2
+            if i + 1 < hi and text[i + 1] == "=":  # i == j, as code writes a comparison
+                self.emit("REL", "=", i, i + 2)
+                return i + 2
             self.emit("REL", "=", i, i + 1)
             return i + 1
         self.emit("REL", _UNICODE_REL[c], i, i + 1)
@@ -668,8 +671,62 @@ def _layer_labels(toks: Sequence[Tok]) -> list[Tok]:
     return out
 
 
+#: Environments a note puts inside \left\{ … \right. to draw a case split.
+_CASE_LIKE = ("matrix", "array", "aligned", "gathered", "smallmatrix", "split")
+
+
+def _cases_in_braces(toks: list[Tok]) -> list[Tok]:
+    r"""``\left\{ egin{matrix} a & i=j \ b & i 
+eq j \end{matrix} 
+ight.`` (also array,
+    aligned, with the condition after a \qquad in parentheses): the cases environment the
+    note drew by hand — a brace closed on the right is a set, and stays."""
+    out: list[Tok] = []
+    n = 0
+    while n < len(toks):
+        t = toks[n]
+        if t.kind == "LCURLY" and n + 1 < len(toks) and toks[n + 1].kind == "BEGIN" and \
+                toks[n + 1].value in _CASE_LIKE:
+            env, depth, m = toks[n + 1].value, 0, n + 1
+            while m < len(toks):
+                depth += {"BEGIN": 1, "END": -1}.get(toks[m].kind, 0)
+                if depth == 0:
+                    break
+                m += 1
+            if m < len(toks) and toks[m].value == env and \
+                    (m + 1 == len(toks) or toks[m + 1].kind != "RCURLY"):
+                b, e = toks[n + 1], toks[m]
+                out += [Tok("BEGIN", "cases", b.start, b.end)] + \
+                    _conditions_after_quads(toks[n + 2:m]) + [Tok("END", "cases", e.start, e.end)]
+                n = m + 1
+                continue
+        out.append(t)
+        n += 1
+    return out
+
+
+def _conditions_after_quads(body: list[Tok]) -> list[Tok]:
+    r"""``a \qquad (i=j)`` rows of a hand-drawn case split: ``a & i=j``, as cases writes them."""
+    rows: list[list[Tok]] = [[]]
+    for t in body:
+        if t.kind == "ROWSEP":
+            rows.append([])
+        rows[-1].append(t)
+    out: list[Tok] = []
+    for row in rows:
+        if len(row) >= 5 and row[-1].kind == "RPAR" and not any(u.kind == "AMP" for u in row):
+            k = max(m for m, u in enumerate(row) if u.kind == "LPAR")
+            inner = row[k + 1:-1]
+            if k >= 1 and row[k - 1].kind == "QUAD" and \
+                    sum(u.kind == "REL" for u in inner) == 1 and \
+                    all(u.kind in ("LETTER", "REL", "NUMBER", "LBRACE", "RBRACE") for u in inner):
+                row = row[:k - 1] + [Tok("AMP", "&", row[k].start, row[k].end)] + inner
+        out += row
+    return out
+
+
 def tokenize(text: str) -> list[Tok]:
     """The tokens of ``text`` (LaTeX math); :class:`LexError` at the first unreadable place."""
     lx = _Lexer(text)
     lx.run(0, len(text))
-    return _layer_labels(lx.out)
+    return _cases_in_braces(_layer_labels(lx.out))
