@@ -256,3 +256,74 @@ def test_vectors_of_different_lengths_are_not_added() -> None:
     r = verify_text("$$ [1, 2] - [0, 1, 0] = [1, 1, 0] $$\n", "n.md", numeric=False)
     assert [s.status.value for s in r.steps] == ["not-read"]
     assert "lengths 3 and 2" in r.steps[0].note or "lengths 2 and 3" in r.steps[0].note
+
+
+@pytest.mark.parametrize("rhs,status", [("\\sqrt{d_k}", "holds-given"), ("d_k", "fails")])
+def test_sigma_of_a_random_score_is_its_standard_deviation(rhs: str, status: str) -> None:
+    # z = QKᵀ (not read), then z = Σ q_i k_i defines z again; σ(z) is its standard deviation
+    text = (_IID + "$$ z = QK^\\top $$\n\n$$ z = \\sum_{i=1}^{d_k} q_i k_i $$\n\n"
+            "$$ \\text{Var}(z) = d_k $$\n\n因此标准差为：\n\n"
+            f"$$ \\sigma(z) = {rhs} $$\n")
+    assert _claims(text)[-2:] == ["holds-given", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("y_i(1 - y_i)", "holds"), ("y_i(1 + y_i)", "fails")])
+def test_a_boxed_result_is_a_claim(rhs: str, status: str) -> None:
+    # a display that is only \boxed{a = b}: the note's result, checked like any other
+    text = _Y + f"$$\\boxed{{\\frac{{\\partial y_i}}{{\\partial x_i}} = {rhs}}}.$$\n"
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("1", "holds"), ("C", "fails")])
+def test_a_layer_written_up_is_not_a_power(rhs: str, status: str) -> None:
+    # a_i^{[L]}: the output layer's a_i (Ng's notation), not a_i to the power L
+    text = ("$$ a_i^{[L]}=\\frac{e^{z_i^{[L]}}}{\\sum_{k=1}^{C}e^{z_k^{[L]}}} $$\n\n"
+            f"$$ \\sum_{{i=1}}^{{C}}a_i^{{[L]}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+def test_another_layer_and_a_gradient_name_stay_names() -> None:
+    # a^{[L-1]} is not a^{[L]}, and dZ^{[L]} is a gradient's name, not d·Z: not judged
+    text = ("$$ a_i^{[L]}=\\frac{e^{z_i^{[L]}}}{\\sum_{k=1}^{C}e^{z_k^{[L]}}} $$\n\n"
+            "$$ a_1^{[L-1]} = a_1^{[L]} $$\n\n$$ dZ^{[L]} = A^{[L]} - Y $$\n")
+    assert all(s in ("not-checked", "not-read") for s in _claims(text))
+
+
+def test_a_reason_in_words_with_a_little_math_inside() -> None:
+    # \text{（当 }X,Y\text{ 独立时）}: the reason of the row, its X, Y included
+    text = "$$\\boxed{E[XY]=E[X]E[Y]\\quad\\text{（当 }X,Y\\text{ 独立时）}}$$\n"
+    r = verify_text(text, "n.md", numeric=False)
+    (step,) = r.steps
+    assert step.status.value in ("holds-given", "needs-undeclared")
+    assert "X , Y" in step.reason and "独立" in step.reason
+
+
+@pytest.mark.parametrize("rhs,status", [("a_i (1-a_i)", "holds"), ("a_i (1+a_i)", "fails")])
+def test_a_sum_named_but_never_defined_is_the_softmax_denominator(rhs: str, status: str) -> None:
+    # Σ_C in e^{z_i}/Σ_C, never defined: the sum of the exponentials it divides
+    text = ("$$ a_i = \\frac{e^{z_i}}{\\sum_{k=1}^{C} e^{z_k}} $$\n\n"
+            "$$ \\frac{e^{z_i}\\cdot \\sum_C-e^{z_i}\\cdot e^{z_i}}{(\\sum_C)^2} = "
+            f"{rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+_S = "$$ S_i = \\frac{e^{a_i}}{\\sum_k e^{a_k}} $$\n\n"
+
+
+@pytest.mark.parametrize("cases,status", [
+    ("\\left\\{ \\begin{matrix} S_i(1-S_j) & i=j\\\\ -S_j S_i & i \\neq j \\end{matrix} \\right.",
+     ["holds", "holds"]),
+    ("\\left\\{ \\begin{array}{ll} S_i(1+S_j) & i=j\\\\ -S_j S_i & i \\neq j \\end{array} \\right.",
+     ["fails", "holds"]),
+    ("\\left\\{\\begin{aligned}S_i-S_i S_j\\qquad(i=j)\\\\ -S_iS_j\\qquad(i\\neq j)\\end{aligned}"
+     "\\right.", ["holds", "holds"]),
+])
+def test_cases_drawn_with_a_brace_by_hand(cases: str, status: list[str]) -> None:
+    assert _claims(_S + f"$$ \\frac{{\\partial S_i}}{{\\partial a_j}} = {cases} $$\n") == status
+
+
+def test_a_double_equals_sign_in_a_case() -> None:
+    # "对于 $i==j$ 的情况": the case i = j, as code writes it
+    text = (_S + "对于 $i==j$ 的情况：\n\n"
+            "$$ \\frac{\\partial S_i}{\\partial a_j} = S_i(1-S_j) $$\n")
+    assert _claims(text) == ["holds"]

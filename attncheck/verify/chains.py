@@ -42,11 +42,13 @@ from sympy import (
     Mul,
     Pow,
     Product,
+    S,
     Sum,
     Symbol,
     Wild,
     exp,
     log,
+    sqrt,
 )
 from sympy.core.function import AppliedUndef
 
@@ -85,6 +87,7 @@ __all__ = [
     "is_condition_block",
     "is_value",
     "names_a_case",
+    "std_of_random",
     "rows_of",
     "substitute",
     "without_variables",
@@ -247,6 +250,24 @@ def _name_key(v: Any) -> str:
     if isinstance(v, Function):
         return type(v).__name__
     return str(v)
+
+
+def std_of_random(e: Expr, model: Any) -> Expr:
+    """σ(z) read as the sigmoid, where z is random (z = Σ q_i k_i): the note's standard
+    deviation of z, √Var(z) — no note takes the sigmoid of a random score in a variance
+    argument."""
+    from derivations.expectation import is_random
+
+    def sigmoid_arg(u: Expr) -> Expr | None:
+        if isinstance(u, Pow) and u.exp == -1 and isinstance(u.base, Add) and \
+                len(u.base.args) == 2 and S.One in u.base.args:
+            other = next(a for a in u.base.args if a != S.One)
+            if isinstance(other, exp) and is_random(-other.args[0], model):
+                return -other.args[0]
+        return None
+
+    return e.replace(lambda u: sigmoid_arg(u) is not None,
+                     lambda u: sqrt(Var(sigmoid_arg(u))))
 
 
 def substitute(e: Expr, aliases: Sequence[tuple[Expr, Expr]]) -> Expr:
@@ -447,6 +468,8 @@ class _Builder:
         self.inline_steps = inline_steps
         self.seen: set[str] = set()
         self.seen_letters: set[str] = set()
+        #: names whose only definition so far could not be read (z = QKᵀ): not yet known
+        self.vague: set[str] = set()
         #: names a definition of this block wrote on its right for the first time
         #: (E = y_1 + y_2 ⏎ y_1 = s_1 s_2: y_1 is defined in turn)
         self.introduced: tuple[Math | None, set[str]] = (None, set())
@@ -694,9 +717,12 @@ class _Builder:
     def _define(self, step: Step) -> None:
         """name := value, for the steps after it (softmax's own y, x, L stay softmax's)."""
         a, b = step.lhs.value, step.rhs.value
+        if step.relation != "=:" and isinstance(a, Expr) and _is_name(a) and not isinstance(b, Expr):
+            self.vague.add(_name_key(a))  # z = QKᵀ, unread: a later z = Σ q_i k_i defines z
         if not (isinstance(a, Expr) and isinstance(b, Expr)):
             return
         name, value = (b, a) if step.relation == "=:" else (a, b)
+        self.vague.discard(_name_key(name))
         if isinstance(name, Indexed) and str(name.base.label) in ("y", "x", "t") and not (
                 str(name.base.label) == "t" and all(a.is_Integer for a in name.indices)):
             # y_i := e^{x_i}/Σ…: softmax's own; a label's value Y_{11} := 1 in a worked
@@ -777,7 +803,7 @@ class _Builder:
             return "definition"  # E = y_1 + y_2 ⏎ y_1 = s_1 s_2: the parts defined in turn
         if n == 0 and not self.current and lv is not None and _is_name(lv):
             # a random component (q_i) is the model's, not a new name: only said words define it
-            new = _name_key(lv) not in self.seen and not (
+            new = (_name_key(lv) not in self.seen or _name_key(lv) in self.vague) and not (
                 isinstance(lv, Indexed) and str(lv.base.label) in self.notation.families)
             if new or defining:
                 return "definition"
@@ -790,6 +816,10 @@ class _Builder:
         if n == 0 and not self.current and lv is not None and _is_name(lv) and right.problem:
             return "definition"  # Attention(Q, K, V) = softmax(QKᵀ/√d_k)V: a name for it
         called = _call_form(left.toks) if n == 0 and not self.current else None
+        if called is not None and isinstance(lv, Expr) and \
+                std_of_random(substitute(lv, self.aliases), self.notation.model()) != \
+                substitute(lv, self.aliases):
+            called = None  # σ(z) with z = Σ q_i k_i: its standard deviation, a claim
         if called is not None and (isinstance(lv, Mul) or called not in self.seen_letters):
             return "definition"  # y_i(z_i) = e^{z_i}/Σ_k e^{z_k}: a function named, not y_i·z_i
         named = _toks_name(left.toks) if n == 0 and not self.current and left.problem else None

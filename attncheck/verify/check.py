@@ -67,6 +67,7 @@ from attncheck.verify.chains import (
     is_condition_block,
     is_value,
     names_a_case,
+    std_of_random,
     rows_of,
     substitute,
     without_variables,
@@ -421,9 +422,13 @@ def _one_row(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
     return lhs.xreplace(one), rhs.xreplace(one)
 
 
-def _softmax_conventions(e: Expr, model: Model, lengths: set[Symbol] = frozenset()) -> Expr:
-    """Sums as derivations.softmax writes them: bound index k, upper limit its length n."""
+def _softmax_conventions(sides: tuple[Expr, Expr], model: Model,
+                         lengths: set[Symbol] = frozenset()) -> tuple[Expr, Expr]:
+    """Sums as derivations.softmax writes them: bound index k, upper limit its length n —
+    and the note's name for that length is n outside the sums too (Σ_{i=1}^{C} a_i = C)."""
     from derivations.softmax import n as length
+
+    named: set[Expr] = set()
 
     def convert(s: Sum) -> Expr:
         (var, lo, hi), *rest = s.limits
@@ -432,10 +437,13 @@ def _softmax_conventions(e: Expr, model: Model, lengths: set[Symbol] = frozenset
         # the note's own name for the number of classes (n, C, K, N, d) is softmax's n
         if isinstance(hi, Symbol) and (not (hi.is_integer and hi.name in "ijklc")
                                        or hi in lengths):
+            named.add(hi)
             hi = length
         return Sum(s.function, (var, lo, hi))
 
-    return e.replace(lambda x: isinstance(x, Sum), convert)
+    out = [e.replace(lambda x: isinstance(x, Sum), convert) for e in sides]
+    bare = {c: length for c in named if c.is_integer}
+    return out[0].xreplace(bare), out[1].xreplace(bare)
 
 
 # ---- one step ---------------------------------------------------------------------------
@@ -596,7 +604,7 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
             raise UnsupportedExpression("a sum written out over entries named by letters "
                                         "(z_a + z_b + z_c): the vector's length is not said")
     lengths = letters_as_lengths(lhs, rhs)
-    lhs, rhs = (_softmax_conventions(x, model, lengths) for x in (lhs, rhs))
+    lhs, rhs = _softmax_conventions((lhs, rhs), model, lengths)
     pool = tuple(h for h in declared if isinstance(h, SoftmaxHypothesis))
     pool += () if TARGET_SUMS_TO_ONE in pool else (TARGET_SUMS_TO_ONE,)
     v = check_softmax_equality(lhs, rhs, n=written_length(lhs, rhs), reason=reason,
@@ -744,6 +752,22 @@ def _positions(entries: Sequence[Expr], size: int) -> list[Expr | None]:
             Integer(size - (after - (k - cut)) + 1) for k in range(len(entries))]
 
 
+def _implicit_sum(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
+    r"""``\frac{e^{z_i}}{\sum_C}`` where the note never says what Σ_C is: the sum of the
+    exponentials of the scores it divides, Σ_k e^{x_k} — in a step about the softmax's
+    exponentials only (a Σ the note defines was substituted before this)."""
+    sigma = [s for s in (lhs - rhs).free_symbols if isinstance(s, Symbol) and s.name == "Sigma"]
+    sigma += [x for x in (lhs - rhs).atoms(Indexed) if str(x.base.label) == "Sigma"]
+    if not sigma or not any(e.has(IndexedBase("x")) for s in (lhs, rhs) for e in s.atoms(exp)):
+        return lhs, rhs
+    if any(str(x.base.label) not in SOFTMAX_BASES + ("Sigma",) for x in (lhs - rhs).atoms(Indexed)):
+        return lhs, rhs  # ∂(e_j/Σ)/∂x_i: the row names its own shorthands, Σ among them
+    k = next(index_symbol(c) for c in "kmlr" if index_symbol(c) not in (lhs - rhs).free_symbols)
+    total = Sum(exp(IndexedBase("x")[k]), (k, 1, LENGTH))
+    whole = {s: total for s in sigma}
+    return lhs.xreplace(whole), rhs.xreplace(whole)
+
+
 def _jacobian_entries(side: Expr, other: Expr) -> Expr:
     """∂y/∂x against a matrix written out: the matrix of ∂y_i/∂x_j at the entries' places.
 
@@ -869,11 +893,12 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
         return _recorded(ctx, step, StepStatus.NOT_CHECKED, "not checked: time budget spent "
                          f"(--timeout {ctx.settings.timeout:g} s)", n, dset, model)
     aliases = without_variables(step.aliases, step.lhs.value, step.rhs.value)
-    lhs = substitute(step.lhs.value, aliases)
-    rhs = substitute(step.rhs.value, aliases)
+    lhs = std_of_random(substitute(step.lhs.value, aliases), model)
+    rhs = std_of_random(substitute(step.rhs.value, aliases), model)
     lhs, rhs = _worked_example(lhs, rhs, aliases, (step.lhs.value, step.rhs.value))
     particular = _particular_entries(step, lhs, rhs)  # before a case's i ≠ j makes i, j numbers
     lhs, rhs = _implicit_functions(lhs, rhs)
+    lhs, rhs = _implicit_sum(lhs, rhs)
     if (lhs.has(PRIME) or rhs.has(PRIME)):
         if variable is None and (lhs.has(XI) or rhs.has(XI)):
             variable = XI  # (u/v)' beside u', v': all by the note's unnamed variable

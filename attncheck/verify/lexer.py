@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = ["BOLD", "GREEK", "RELATIONS", "WORDS", "LexError", "Tok", "tokenize"]
@@ -289,6 +290,9 @@ class _Lexer:
         if c == "=":
             if i + 1 < hi and text[i + 1] == ":":
                 self.emit("REL", "=:", i, i + 2)
+                return i + 2
+            if i + 1 < hi and text[i + 1] == "=":  # i == j, as code writes a comparison
+                self.emit("REL", "=", i, i + 2)
                 return i + 2
             self.emit("REL", "=", i, i + 1)
             return i + 1
@@ -613,8 +617,116 @@ class _Lexer:
         return b[2]
 
 
+def _letter_before(out: Sequence[Tok]) -> int | None:
+    """Where the letter is that the tokens end with, its subscript included (a, a_i, a_{ij})."""
+    m = len(out) - 1
+    if m >= 0 and out[m].kind == "RBRACE":  # a_{ij}: back over the group to its _
+        depth = 0
+        while m >= 0:
+            depth += {"RBRACE": 1, "LBRACE": -1}.get(out[m].kind, 0)
+            if depth == 0:
+                break
+            m -= 1
+        m -= 1
+    elif m >= 1 and out[m - 1].kind == "SUB":
+        m -= 1
+    if m >= 0 and out[m].kind == "SUB":
+        m -= 1
+    elif m != len(out) - 1:
+        return None
+    return m if m >= 0 and out[m].kind == "LETTER" else None
+
+
+def _layer_labels(toks: Sequence[Tok]) -> list[Tok]:
+    """Names a deep-learning course writes (Ng's): ``a_i^{[L]}``, ``z^{[L]}`` — a layer
+    written up in brackets, not a power: the output layer [L] (where softmax is) is the
+    letter itself, another layer ([L-1], [2]) a name of its own, a^{[L-1]}, never merged
+    with a — and ``dZ``, ``dW`` (a gradient's name), not d·Z."""
+    out: list[Tok] = []
+    n, k = 0, len(toks)
+    while n < k:
+        t = toks[n]
+        if t.kind == "SUP" and n + 4 < k and toks[n + 1].kind == "LBRACE" and \
+                toks[n + 2].kind == "LSQB":
+            close = next((m for m in range(n + 3, min(n + 8, k - 1))
+                          if toks[m].kind == "RSQB" and toks[m + 1].kind == "RBRACE"), None)
+            base = _letter_before(out)
+            if close is not None and base is not None:
+                label = "".join(u.value for u in toks[n + 3:close])
+                if label != "L":
+                    b = out[base]
+                    out[base] = Tok(b.kind, f"{b.value}^[{label}]", b.start, b.end)
+                last = out[-1]  # the label is still part of the text the tokens cover
+                out[-1] = Tok(last.kind, last.value, last.start, toks[close + 1].end, last.note)
+                n = close + 2
+                continue
+        if t.kind == "LETTER" and out and out[-1].kind == "LETTER" and out[-1].value == "d" and \
+                out[-1].end == t.start and t.value[:1].isupper() and \
+                (len(out) < 2 or out[-2].kind not in ("LETTER", "NUMBER", "FRAC", "LBRACE")):
+            # dZ^{[L]}, dW: a gradient's name in a course's code-like notation, not d·Z
+            d = out.pop()
+            t = Tok("LETTER", "d" + t.value, d.start, t.end, t.note)
+        out.append(t)
+        n += 1
+    return out
+
+
+#: Environments a note puts inside \left\{ … \right. to draw a case split.
+_CASE_LIKE = ("matrix", "array", "aligned", "gathered", "smallmatrix", "split")
+
+
+def _cases_in_braces(toks: list[Tok]) -> list[Tok]:
+    r"""``\left\{ egin{matrix} a & i=j \ b & i 
+eq j \end{matrix} 
+ight.`` (also array,
+    aligned, with the condition after a \qquad in parentheses): the cases environment the
+    note drew by hand — a brace closed on the right is a set, and stays."""
+    out: list[Tok] = []
+    n = 0
+    while n < len(toks):
+        t = toks[n]
+        if t.kind == "LCURLY" and n + 1 < len(toks) and toks[n + 1].kind == "BEGIN" and \
+                toks[n + 1].value in _CASE_LIKE:
+            env, depth, m = toks[n + 1].value, 0, n + 1
+            while m < len(toks):
+                depth += {"BEGIN": 1, "END": -1}.get(toks[m].kind, 0)
+                if depth == 0:
+                    break
+                m += 1
+            if m < len(toks) and toks[m].value == env and \
+                    (m + 1 == len(toks) or toks[m + 1].kind != "RCURLY"):
+                b, e = toks[n + 1], toks[m]
+                out += [Tok("BEGIN", "cases", b.start, b.end)] + \
+                    _conditions_after_quads(toks[n + 2:m]) + [Tok("END", "cases", e.start, e.end)]
+                n = m + 1
+                continue
+        out.append(t)
+        n += 1
+    return out
+
+
+def _conditions_after_quads(body: list[Tok]) -> list[Tok]:
+    r"""``a \qquad (i=j)`` rows of a hand-drawn case split: ``a & i=j``, as cases writes them."""
+    rows: list[list[Tok]] = [[]]
+    for t in body:
+        if t.kind == "ROWSEP":
+            rows.append([])
+        rows[-1].append(t)
+    out: list[Tok] = []
+    for row in rows:
+        if len(row) >= 5 and row[-1].kind == "RPAR" and not any(u.kind == "AMP" for u in row):
+            k = max(m for m, u in enumerate(row) if u.kind == "LPAR")
+            inner = row[k + 1:-1]
+            if k >= 1 and row[k - 1].kind == "QUAD" and \
+                    sum(u.kind == "REL" for u in inner) == 1 and \
+                    all(u.kind in ("LETTER", "REL", "NUMBER", "LBRACE", "RBRACE") for u in inner):
+                row = row[:k - 1] + [Tok("AMP", "&", row[k].start, row[k].end)] + inner
+        out += row
+    return out
+
+
 def tokenize(text: str) -> list[Tok]:
     """The tokens of ``text`` (LaTeX math); :class:`LexError` at the first unreadable place."""
     lx = _Lexer(text)
     lx.run(0, len(text))
-    return lx.out
+    return _cases_in_braces(_layer_labels(lx.out))

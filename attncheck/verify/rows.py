@@ -215,6 +215,7 @@ def _row(raw: list[Tok], env: str) -> list[Row | None]:
     toks = [t for t, d in zip(raw, depth) if t.kind != "TAG" and not (t.kind == "AMP" and d == 0)]
     tag_reason = "; ".join(x for x in tags if not re.fullmatch(r"[\w.*′'\-]{1,6}", x))
     label = next((x for x in tags if re.fullmatch(r"[\w.*′'\-]{1,6}", x)), "")
+    toks = _unboxed(toks)
     lead, toks = _leading_text(toks)
     toks, number = _trailing_label(toks)
     label = label or number
@@ -263,6 +264,22 @@ def _trailing_label(toks: list[Tok]) -> tuple[list[Tok], str]:
         return toks[:toks.index(t[-4])], t[-2].value
     return toks, ""
 
+def _unboxed(toks: list[Tok]) -> list[Tok]:
+    """``\boxed{a = b}`` (its braces left by the lexer) around a whole row: the row inside
+    (a result a note boxes is still its claim).  Punctuation after the box stays outside."""
+    end = len(toks)
+    while end and toks[end - 1].kind in ("PERIOD", "COMMA", "QUAD"):
+        end -= 1
+    while end >= 2 and toks[0].kind == "LBRACE" and toks[end - 1].kind == "RBRACE":
+        depth = _depth_walk(toks[:end])
+        if any(d == 0 for d in depth[1:end - 1]) or \
+                not any(t.kind == "REL" for t in toks[1:end - 1]):
+            break  # {a} + {b}: two groups, not one box; {x}: nothing to unwrap
+        toks = toks[1:end - 1] + toks[end:]
+        end -= 2
+    return toks
+
+
 def _leading_text(toks: list[Tok]) -> tuple[str, list[Tok]]:
     words = []
     while toks and toks[0].kind == "TEXT":
@@ -294,6 +311,12 @@ def _names_a_function(toks: Sequence[Tok], n: int) -> bool:
         not _JOINING_WORDS.fullmatch(word)
 
 
+#: Tokens of a little math set inside a reason's words (X, Y; q_i).
+_IN_WORDS = {"LETTER", "GREEK", "COMMA", "SUB", "NUMBER"}
+#: How a reason in text opens, before the math it names ("（当 $X,Y$ 独立时）").
+_OPENING_WORDS = re.compile(r"[(（]|(?:当|若|如果)|(?:since|when|if|by|as)\b", re.IGNORECASE)
+
+
 def _is_reason_group(toks: Sequence[Tok]) -> bool:
     return bool(toks) and any(t.kind == "TEXT" for t in toks) and all(
         t.kind in ("TEXT", "LETTER", "GREEK", "SUB", "SUP", "LBRACE", "RBRACE", "NUMBER",
@@ -315,6 +338,15 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
                 break  # -0.1 \cdot \text{W update}: the words are the operand, not a reason
             reasons.insert(0, last.note.strip().strip("()（）").strip())
             toks = toks[:-1]
+            # \text{（当 }X,Y\text{ 独立时）}: a little math inside the words is theirs too
+            k = len(toks)
+            while k > 0 and len(toks) - k < 6 and toks[k - 1].kind in _IN_WORDS:
+                k -= 1
+            if k < len(toks) and k > 0 and toks[k - 1].kind == "TEXT" and \
+                    _OPENING_WORDS.match(toks[k - 1].note.strip()):
+                inner = " ".join(t.value for t in toks[k:])
+                reasons[0] = f"{toks[k - 1].note.strip().strip('(（').strip()} {inner} {reasons[0]}"
+                toks = toks[:k - 1]
             continue
         if last.kind == "RPAR":
             depth = _depth_walk(toks)
