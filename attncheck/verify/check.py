@@ -844,6 +844,13 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
         return worst[:2] + (VectorLiteral(*residuals),) + worst[3:]
     from derivations.expectation import is_random
 
+    scores = any(str(x.base.label) == "x" for x in (lhs - rhs).atoms(Indexed))
+    if scores and any(side.has(S.Exp1) or any(f.args[0].is_number for f in side.atoms(exp))
+                      for side in (lhs, rhs)):
+        # σ_1(z) = e^1/Σ_j e^{z_j}: e^1 is e^{z_1} at the example's z = (1, 2, 3), said in
+        # words and not read — for a general z the step says nothing
+        raise UnsupportedExpression("numbers for the scores of the note's example, whose "
+                                    "values verify did not read (not checked)")
     for a, b in ((lhs, rhs), (rhs, lhs)):
         if b.is_number and not b.is_Integer and not a.is_number and any(
                 str(x.base.label) == "x" for x in a.atoms(Indexed)):
@@ -1184,7 +1191,7 @@ _BIT_LIST = re.compile(r"\[\s*[01](?:\s*,\s*[01])+\s*\]")
 
 #: A letter set to a written-out vector of 0s and 1s: y = \begin{bmatrix} 0 \\ 1 \end{bmatrix}, y = [0,1,0].
 _LABEL_VALUE = re.compile(r"(?<![\\\w])([A-Za-z])\s*=\s*(?:\\begin\{[bpv]?matrix\}([\s01&\\]+)"
-                          r"\\end\{[bpv]?matrix\}|\[([\s01,]+)\])")
+                          r"\\end\{[bpv]?matrix\}|\[([\s01,]+)\]|\(([\s01,]+)\))")
 
 
 def _one_hot_value(text: str, notation: Notation) -> re.Match[str] | None:
@@ -1193,7 +1200,7 @@ def _one_hot_value(text: str, notation: Notation) -> re.Match[str] | None:
         letter = m.group(1)
         if notation.rename.get(letter, letter) != "t":
             continue
-        entries = re.findall(r"[01]", m.group(2) or m.group(3) or "")
+        entries = re.findall(r"[01]", m.group(2) or m.group(3) or m.group(4) or "")
         if len(entries) >= 2 and entries.count("1") == 1:
             return m
     return None
@@ -1205,14 +1212,15 @@ def _example_label(blocks: Sequence[Any], notation: Notation) -> int | None:
     for b in blocks:
         m = _one_hot_value(b.math.text, notation)
         if m is not None:
-            return re.findall(r"[01]", m.group(2) or m.group(3) or "").index("1") + 1
+            return re.findall(r"[01]", m.group(2) or m.group(3) or m.group(4) or "").index("1") + 1
     return None
 
 
 def _writes_label_entries(step: Step) -> bool:
-    """Whether a side as written has an entry of the label with a number for index (t_2)."""
+    """Whether a side as written has an entry of the label or the output with a number for
+    index (t_2, y_2): a step about the worked example whose label the note wrote out."""
     return any(isinstance(v, Expr) and any(
-        str(x.base.label) == "t" and all(a.is_Integer for a in x.indices)
+        str(x.base.label) in ("t", "y") and all(a.is_Integer for a in x.indices)
         for x in v.atoms(Indexed)) for v in (step.lhs.value, step.rhs.value))
 
 
