@@ -354,3 +354,25 @@ def test_a_label_written_in_parentheses_for_the_example(rhs: str, status: str) -
             f"$$ L = - (0 \\cdot \\log \\sigma_1(z) + 1 \\cdot \\log \\sigma_2(z)) = {rhs} $$\n")
     first, last = _claims(text)[-2:]
     assert first.startswith("holds") and last.startswith(status)
+
+
+@pytest.mark.parametrize("row,status", [
+    ("\\sum_{j=1}^{3} e^{z_j} = 2.718 + 7.389 + 20.086", "holds"),
+    ("\\sum_{j=1}^{3} e^{z_j} = 2.718 + 7.389 + 21.086", "fails"),
+    ("\\sigma_2(z) = \\frac{e^2}{\\sum_{j=1}^{3} e^{z_j}} = 0.245", "holds"),
+    ("\\sigma_2(z) = \\frac{e^2}{\\sum_{j=1}^{3} e^{z_j}} = 0.345", "fails"),
+])
+def test_a_worked_example_at_the_scores_it_gives(row: str, status: str) -> None:
+    # z = (1, 2, 3) given in a sentence: the example's numbers are checked at those scores
+    text = ("$$ \\sigma_i(z) = \\frac{e^{z_i}}{\\sum_{j=1}^{3} e^{z_j}} $$\n\n"
+            "Take $z = (1, 2, 3)$.\n\n"
+            f"$$ {row} $$\n")
+    assert _claims(text)[-1] == status
+
+
+def test_a_general_step_is_not_put_at_the_example_scores() -> None:
+    # z = (1, 2, 3) given, but ∂σ_i/∂z_i = 0.5 has no entry of the example: not judged true
+    text = ("$$ \\sigma_i(z) = \\frac{e^{z_i}}{\\sum_{j=1}^{3} e^{z_j}} $$\n\n"
+            "Take $z = (1, 2, 3)$.\n\n"
+            "$$ \\frac{\\partial \\sigma_i(z)}{\\partial z_i} = \\sigma_i(z)(1 - \\sigma_i(z)) $$\n")
+    assert _claims(text) == ["holds"]
