@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["BOLD", "GREEK", "RELATIONS", "WORDS", "LexError", "Tok", "tokenize"]
+__all__ = ["BOLD", "GREEK", "RELATIONS", "WORDS", "LexError", "Tok", "group_start", "tokenize"]
 
 #: Marks a letter written bold (\mathbf, \boldsymbol, \bm, \vec): a vector, not a number.
 BOLD = "\u20d7"
@@ -627,17 +627,22 @@ class _Lexer:
         return b[2]
 
 
+def group_start(toks: Sequence[Tok], m: int) -> int:
+    """Where the {…} group that ends at toks[m] (a "}") opens (-1 when it never does)."""
+    depth = 0
+    while m >= 0:
+        depth += {"RBRACE": 1, "LBRACE": -1}.get(toks[m].kind, 0)
+        if depth == 0:
+            break
+        m -= 1
+    return m
+
+
 def _letter_before(out: Sequence[Tok]) -> int | None:
     """Where the letter is that the tokens end with, its subscript included (a, a_i, a_{ij})."""
     m = len(out) - 1
     if m >= 0 and out[m].kind == "RBRACE":  # a_{ij}: back over the group to its _
-        depth = 0
-        while m >= 0:
-            depth += {"RBRACE": 1, "LBRACE": -1}.get(out[m].kind, 0)
-            if depth == 0:
-                break
-            m -= 1
-        m -= 1
+        m = group_start(out, m) - 1
     elif m >= 1 and out[m - 1].kind == "SUB":
         m -= 1
     if m >= 0 and out[m].kind == "SUB":

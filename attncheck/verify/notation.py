@@ -34,7 +34,7 @@ from typing import Any
 
 from sympy import Expr, Rational
 
-from attncheck.verify.lexer import BOLD, LexError, Tok, tokenize
+from attncheck.verify.lexer import BOLD, LexError, Tok, group_start, tokenize
 from attncheck.verify.parse import Notation, prepare
 from attncheck.verify.rows import Row, lists_components
 
@@ -163,13 +163,7 @@ def _loss_target(toks: Sequence[Tok], outputs: set[str] | None
                 while m >= max(0, n - 14):
                     u = toks[m]
                     if u.kind == "RBRACE":  # skip a {…} group and the _ or ^ before it
-                        depth = 0
-                        while m >= 0:
-                            depth += {"RBRACE": 1, "LBRACE": -1}.get(toks[m].kind, 0)
-                            if depth == 0:
-                                break
-                            m -= 1
-                        m -= 1
+                        m = group_start(toks, m) - 1
                         if m >= 0 and toks[m].kind in ("SUB", "SUP"):
                             m -= 1
                         continue
