@@ -113,6 +113,9 @@ SHAPES: dict[str, tuple[str, str]] = {
     "open-displays": ("md", "$$ a\n"),  # each tried as a display with no closing line
     "html-displays": ("md", "<div>\n$$ a\n"),  # displays inside one raw HTML block
     "nested-sums": ("tex", "\\[ a = \\sum_i"),  # one row of sums, each without a summand
+    # cases drawn by hand in one display, none closed: each \\begin's \\end is found in one
+    # pass, and a token's pattern looks a bounded way ahead (slicing to the end was quadratic)
+    "brace-cases": ("tex", "\\[ \\left\\{\\begin{matrix} a & i=j \\\\ "),
 }
 
 

@@ -502,11 +502,13 @@ def test_a_softmax_written_with_its_argument(rhs: str, status: str) -> None:
     assert _claims(text) == [status]
 
 
-def test_numbers_for_an_examples_scores_given_in_words_are_not_judged() -> None:
+@pytest.mark.parametrize("last,status", [("20.086", "holds"), ("21.086", "fails")])
+def test_numbers_for_an_examples_scores_given_in_words(last: str, status: str) -> None:
+    # the scores are read from the sentence now: the example's sum is checked at z = (1, 2, 3)
     text = ("$$ \\sigma_i(z) = \\frac{e^{z_i}}{\\sum_{k=1}^{n} e^{z_k}} $$\n\n"
             "假设我们有一个包含三个元素的向量 $z = (1, 2, 3)$：\n\n"
-            "$$ \\sum_{j=1}^{3} e^{z_j} = 2.718 + 7.389 + 20.086 $$\n")
-    assert _claims(text) == ["not-checked"]
+            f"$$ \\sum_{{j=1}}^{{3}} e^{{z_j}} = 2.718 + 7.389 + {last} $$\n")
+    assert _claims(text) == [status]
 
 
 @pytest.mark.parametrize("rhs,status", [("\\mathbb{E}[(q \\cdot k)^2] - (\\mathbb{E}[q \\cdot k])^2",

@@ -327,3 +327,52 @@ def test_a_double_equals_sign_in_a_case() -> None:
     text = (_S + "对于 $i==j$ 的情况：\n\n"
             "$$ \\frac{\\partial S_i}{\\partial a_j} = S_i(1-S_j) $$\n")
     assert _claims(text) == ["holds"]
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\sigma_2(z)\\sigma_1(z)", "holds"),
+                                        ("\\sigma_2(z)(1-\\sigma_1(z))", "fails")])
+def test_sigma_with_an_index_is_the_softmax_output(rhs: str, status: str) -> None:
+    # σ_i(z) inside a cross-entropy: the i-th softmax output of z, never σ_i·z
+    text = ("$$ L = -\\sum_{i=1}^{n} y_i \\log \\sigma_i(z) $$\n\n"
+            f"$$ \\frac{{\\partial \\sigma_2(z)}}{{\\partial z_1}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+def test_e_to_a_number_beside_the_scores_is_an_example() -> None:
+    # σ_1(z) = e^1/Σ_j e^{z_j} with z = (1, 2, 3) said in words: not failed for a general z
+    text = ("$$ \\sigma_i(z) = \\frac{e^{z_i}}{\\sum_{j=1}^{3} e^{z_j}} $$\n\n"
+            "$$ \\sigma_1(z) = \\frac{e^1}{\\sum_{j=1}^{3} e^{z_j}} $$\n")
+    assert _claims(text) == ["not-checked"]
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\log \\sigma_2(z)", "holds"),
+                                        ("-\\log \\sigma_1(z)", "fails")])
+def test_a_label_written_in_parentheses_for_the_example(rhs: str, status: str) -> None:
+    text = ("$$ \\sigma_i(z) = \\frac{e^{z_i}}{\\sum_{j} e^{z_j}} $$\n\n"
+            "真实标签为 $y = (0, 1)$。\n\n"
+            "$$ L = -\\sum_{i=1}^{n} y_i \\log \\sigma_i(z) $$\n\n"
+            f"$$ L = - (0 \\cdot \\log \\sigma_1(z) + 1 \\cdot \\log \\sigma_2(z)) = {rhs} $$\n")
+    first, last = _claims(text)[-2:]
+    assert first.startswith("holds") and last.startswith(status)
+
+
+@pytest.mark.parametrize("row,status", [
+    ("\\sum_{j=1}^{3} e^{z_j} = 2.718 + 7.389 + 20.086", "holds"),
+    ("\\sum_{j=1}^{3} e^{z_j} = 2.718 + 7.389 + 21.086", "fails"),
+    ("\\sigma_2(z) = \\frac{e^2}{\\sum_{j=1}^{3} e^{z_j}} = 0.245", "holds"),
+    ("\\sigma_2(z) = \\frac{e^2}{\\sum_{j=1}^{3} e^{z_j}} = 0.345", "fails"),
+])
+def test_a_worked_example_at_the_scores_it_gives(row: str, status: str) -> None:
+    # z = (1, 2, 3) given in a sentence: the example's numbers are checked at those scores
+    text = ("$$ \\sigma_i(z) = \\frac{e^{z_i}}{\\sum_{j=1}^{3} e^{z_j}} $$\n\n"
+            "Take $z = (1, 2, 3)$.\n\n"
+            f"$$ {row} $$\n")
+    assert _claims(text)[-1] == status
+
+
+def test_a_general_step_is_not_put_at_the_example_scores() -> None:
+    # z = (1, 2, 3) given, but ∂σ_i/∂z_i = 0.5 has no entry of the example: not judged true
+    text = ("$$ \\sigma_i(z) = \\frac{e^{z_i}}{\\sum_{j=1}^{3} e^{z_j}} $$\n\n"
+            "Take $z = (1, 2, 3)$.\n\n"
+            "$$ \\frac{\\partial \\sigma_i(z)}{\\partial z_i} = \\sigma_i(z)(1 - \\sigma_i(z)) $$\n")
+    assert _claims(text) == ["holds"]

@@ -23,6 +23,7 @@ and judges every claim:
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 import signal
 import threading
 import time
@@ -44,6 +45,7 @@ from sympy import (
     Integer,
     Mul,
     Piecewise,
+    Rational,
     Pow,
     S,
     Sum,
@@ -470,6 +472,8 @@ class _Context:
     #: the class of the one-hot label the note writes out for its example (y = [0, 1, 0, 0]:
     #: 2), for the steps that write that example's entries (−y_2 log ŷ_2)
     example_label: int | None = None
+    #: the scores of the note's worked example (z = (1, 2, 3)), for the steps about it alone
+    example_scores: tuple[Expr, ...] = ()
 
     def number_of(self, step: StepResult) -> int:
         """The seed number of a step: its position in the file (stable across reruns)."""
@@ -807,10 +811,11 @@ def _variance(notation: Notation | None) -> Expr:
 
 
 def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...], reason: str,
-           variance: Expr = Integer(1)
+           variance: Expr = Integer(1), scores: tuple[Expr, ...] = ()
            ) -> tuple[StepStatus, tuple[frozenset[Hypothesis], ...], Expr, bool, str]:
     """One equality to the right engine: (status, needs, residual, mean square?, checker);
-    ``variance`` is the components' variance the note names (σ²), else 1.
+    ``variance`` is the components' variance the note names (σ²), else 1; ``scores`` the
+    values of its worked example's scores, for a step with that example's numbers in it.
 
     Written-out vectors [a, b, c] = [d, e, f] are judged entry by entry: the verdict is
     the worst entry's."""
@@ -844,6 +849,19 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
         return worst[:2] + (VectorLiteral(*residuals),) + worst[3:]
     from derivations.expectation import is_random
 
+    example = _at_example_scores(lhs, rhs, scores)
+    if example is not None:  # Σ_j e^{z_j} = 2.718 + 7.389 + 20.086 at z = (1, 2, 3)
+        a, b = example  # held to the places the step writes by _check_step
+        if a == b:
+            return StepStatus.HOLDS, (frozenset(),), S.Zero, False, "decimals"
+        return StepStatus.FAILS, (), a - b, False, "decimals"
+    scores_here = any(str(x.base.label) == "x" for x in (lhs - rhs).atoms(Indexed))
+    if scores_here and any(side.has(S.Exp1) or any(f.args[0].is_number for f in side.atoms(exp))
+                      for side in (lhs, rhs)):
+        # σ_1(z) = e^1/Σ_j e^{z_j}: e^1 is e^{z_1} at the example's z = (1, 2, 3), said in
+        # words and not read — for a general z the step says nothing
+        raise UnsupportedExpression("numbers for the scores of the note's example, whose "
+                                    "values verify did not read (not checked)")
     for a, b in ((lhs, rhs), (rhs, lhs)):
         if b.is_number and not b.is_Integer and not a.is_number and any(
                 str(x.base.label) == "x" for x in a.atoms(Indexed)):
@@ -965,7 +983,8 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     try:
         with _time_limit(min(STEP_SECONDS, remaining), "this step"):
             status, needs, residual, mean_square, checker = _judge(
-                lhs, rhs, model, declared, step.reason, _variance(ctx.notation))
+                lhs, rhs, model, declared, step.reason, _variance(ctx.notation),
+                ctx.example_scores)
         # a hypothesis relabelled with the case (t_m = δ_m3 for k) is said as the note has it
         back = {h: o for h, o in zip(declared, original) if h != o}
         needs = tuple(frozenset(back.get(h, h) for h in s) for s in needs)
@@ -982,7 +1001,8 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     except RecursionError:
         return _recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: too deeply nested",
                          n, dset, model)
-    if status is StepStatus.FAILS and _within_written_decimals(lhs, rhs, step):
+    if status is StepStatus.FAILS and (_within_written_decimals(lhs, rhs, step) or (
+            checker == "decimals" and _within_written_decimals(residual, S.Zero, step))):
         status, needs, checker = StepStatus.HOLDS, (frozenset(),), "decimals"
     if particular and status is StepStatus.FAILS:
         # E := e^{z_1} + e^{z_2} + e^{z_3} from the note's three-class example, put into a
@@ -1010,6 +1030,48 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
 
 #: A decimal as written: its digits after the point say how precisely it was meant.
 _DECIMAL = re.compile(r"(?<![\d.])\d*\.(\d+)")
+
+
+_SCORES = re.compile(r"(?<![\\\w])([A-Za-z])\s*=\s*[(\[]\s*(-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){1,9})"
+                     r"\s*[)\]]")
+
+
+def _example_scores(blocks: Sequence[Any], notation: Notation) -> tuple[Expr, ...]:
+    """The values of the scores the note's worked example gives (z = (1, 2, 3), x = [2.0,
+    1.0, 0.1]), in inline or displayed math: the first such list of the scores' letter."""
+    for b in blocks:
+        for m in _SCORES.finditer(b.math.text):
+            if notation.rename.get(m.group(1), m.group(1)) == "x":
+                return tuple(Integer(f.numerator) / f.denominator for f in
+                             (Fraction(v.strip()) for v in m.group(2).split(",")))
+    return ()
+
+
+def _at_example_scores(lhs: Expr, rhs: Expr, scores: tuple[Expr, ...]
+                       ) -> tuple[Expr, Expr] | None:
+    """Both sides as numbers at the example's scores, for a step that writes the example's
+    own numbers (decimals, e^1) and only its particular entries (x_1, y_2, Σ_{j=1}^{3});
+    None for any other step (a general one keeps its meaning for every z)."""
+    if not scores or not any(a.has(S.Exp1) or any(r.q != 1 for r in a.atoms(Rational)) or
+                             any(f.args[0].is_number for f in a.atoms(exp)) for a in (lhs, rhs)):
+        return None
+    n = len(scores)
+    x, y = IndexedBase("x"), IndexedBase("y")
+    j = Dummy("j", integer=True, positive=True)
+    total = Sum(exp(x[j]), (j, 1, n))
+
+    def at(e: Expr) -> Expr | None:
+        if any(not lim[2].is_Integer or lim[2] != n for s in e.atoms(Sum) for lim in s.limits):
+            return None
+        e = e.doit()
+        e = e.replace(lambda u: isinstance(u, Indexed) and u.base == y and u.indices[0].is_Integer,
+                      lambda u: exp(x[u.indices[0]]) / total).doit()
+        e = e.replace(lambda u: isinstance(u, Indexed) and u.base == x and u.indices[0].is_Integer
+                      and 1 <= u.indices[0] <= n, lambda u: scores[int(u.indices[0]) - 1])
+        return e if e.is_number else None
+
+    a, b = at(lhs), at(rhs)
+    return (a, b) if a is not None and b is not None else None
 
 
 def _within_written_decimals(lhs: Expr, rhs: Expr, step: Step) -> bool:
@@ -1184,7 +1246,7 @@ _BIT_LIST = re.compile(r"\[\s*[01](?:\s*,\s*[01])+\s*\]")
 
 #: A letter set to a written-out vector of 0s and 1s: y = \begin{bmatrix} 0 \\ 1 \end{bmatrix}, y = [0,1,0].
 _LABEL_VALUE = re.compile(r"(?<![\\\w])([A-Za-z])\s*=\s*(?:\\begin\{[bpv]?matrix\}([\s01&\\]+)"
-                          r"\\end\{[bpv]?matrix\}|\[([\s01,]+)\])")
+                          r"\\end\{[bpv]?matrix\}|\[([\s01,]+)\]|\(([\s01,]+)\))")
 
 
 def _one_hot_value(text: str, notation: Notation) -> re.Match[str] | None:
@@ -1193,7 +1255,7 @@ def _one_hot_value(text: str, notation: Notation) -> re.Match[str] | None:
         letter = m.group(1)
         if notation.rename.get(letter, letter) != "t":
             continue
-        entries = re.findall(r"[01]", m.group(2) or m.group(3) or "")
+        entries = re.findall(r"[01]", m.group(2) or m.group(3) or m.group(4) or "")
         if len(entries) >= 2 and entries.count("1") == 1:
             return m
     return None
@@ -1205,14 +1267,15 @@ def _example_label(blocks: Sequence[Any], notation: Notation) -> int | None:
     for b in blocks:
         m = _one_hot_value(b.math.text, notation)
         if m is not None:
-            return re.findall(r"[01]", m.group(2) or m.group(3) or "").index("1") + 1
+            return re.findall(r"[01]", m.group(2) or m.group(3) or m.group(4) or "").index("1") + 1
     return None
 
 
 def _writes_label_entries(step: Step) -> bool:
-    """Whether a side as written has an entry of the label with a number for index (t_2)."""
+    """Whether a side as written has an entry of the label or the output with a number for
+    index (t_2, y_2): a step about the worked example whose label the note wrote out."""
     return any(isinstance(v, Expr) and any(
-        str(x.base.label) == "t" and all(a.is_Integer for a in x.indices)
+        str(x.base.label) in ("t", "y") and all(a.is_Integer for a in x.indices)
         for x in v.atoms(Indexed)) for v in (step.lhs.value, step.rhs.value))
 
 
@@ -1398,7 +1461,8 @@ def check_source(source: Source, fmt: Format, settings: Settings = Settings()) -
         return VerifyResult(source.path, fmt, (), reading.skipped, tuple(notes), source.encoding)
     ctx = _Context(source, settings, start + settings.timeout, notation=reading.notation,
                    correlated=dict(reading.correlated),
-                   example_label=_example_label(reading.blocks, reading.notation))
+                   example_label=_example_label(reading.blocks, reading.notation),
+                   example_scores=_example_scores(reading.blocks, reading.notation))
     by_block = {id(b.math): b for b in reading.blocks}
     model = reading.notation.model()
     results: list[DerivationResult] = []

@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["BOLD", "GREEK", "RELATIONS", "WORDS", "LexError", "Tok", "tokenize"]
+__all__ = ["BOLD", "GREEK", "RELATIONS", "WORDS", "LexError", "Tok", "group_start", "tokenize"]
 
 #: Marks a letter written bold (\mathbf, \boldsymbol, \bm, \vec): a vector, not a number.
 BOLD = "\u20d7"
@@ -200,6 +200,16 @@ def _argument(text: str, i: int) -> tuple[int, int, int] | None:
     return i, i + 1, i + 1
 
 
+#: How far ahead one token's pattern looks: every token is far shorter, and a bounded look
+#: keeps lexing linear (slicing to the end of a 1 MB block at each token was quadratic).
+_WINDOW = 512
+
+
+def _ahead(text: str, i: int, hi: int) -> str:
+    """The text a token starting at i may take (up to hi, and no further than _WINDOW)."""
+    return text[i:min(hi, i + _WINDOW)]
+
+
 class _Lexer:
     def __init__(self, text: str) -> None:
         self.text = text
@@ -219,7 +229,7 @@ class _Lexer:
                 i = self.macro(i, hi)
                 continue
             if "0" <= c <= "9":
-                m = re.match(r"[0-9]+(\.[0-9]+)?", text[i:hi])
+                m = re.match(r"[0-9]+(\.[0-9]+)?", _ahead(text, i, hi))
                 assert m is not None
                 self.emit("NUMBER", m.group(0), i, i + m.end())
                 i += m.end()
@@ -240,7 +250,7 @@ class _Lexer:
                 i = self.relation(i, hi)
                 continue
             if c == "." and text.startswith("..", i + 1):  # ... written with periods: ⋯
-                m = re.match(r"\.{3,}", text[i:hi])
+                m = re.match(r"\.{3,}", _ahead(text, i, hi))
                 end = i + (m.end() if m else 2)
                 self.emit("ELLIPSIS", "...", i, end)
                 i = end
@@ -273,7 +283,7 @@ class _Lexer:
                 i += 1
                 continue
             if "\u4e00" <= c <= "\u9fff" or "\u3400" <= c <= "\u4dbf":
-                m = re.match(r"[\u3400-\u4dbf\u4e00-\u9fff，、。；：“”\s]+", text[i:hi])
+                m = re.match(r"[\u3400-\u4dbf\u4e00-\u9fff，、。；：“”\s]+", _ahead(text, i, hi))
                 assert m is not None
                 self.emit("TEXT", m.group(0).strip(), i, i + m.end(), note=m.group(0).strip())
                 i += m.end()
@@ -303,7 +313,7 @@ class _Lexer:
         """A run of Latin letters: known words (softmax, Var, exp) are one token, the rest
         letters (TeX multiplies ``qk``)."""
         text = self.text
-        m = re.match(r"[a-zA-Z]+", text[i:hi])
+        m = re.match(r"[a-zA-Z]+", _ahead(text, i, hi))
         assert m is not None
         run, j = m.group(0), 0
         if run in _PROSE_WORDS:  # "…, for~i = 1, …, C": an English word written in math
@@ -316,7 +326,7 @@ class _Lexer:
             # Gradient, sum, target: a name of several letters, not a product g·r·a·d·i·e·n·t
             self.emit("LETTER", run, i, i + len(run))
             return i + len(run)
-        digits = re.match(r"[0-9]+(?![0-9.])", text[i + len(run):hi])
+        digits = re.match(r"[0-9]+(?![0-9.])", _ahead(text, i + len(run), hi))
         if len(run) == 1 and digits and not in_index:
             # x1, c1, W2 written without the underscore: the letter with that index
             end = i + 1 + digits.end()
@@ -344,7 +354,7 @@ class _Lexer:
         # ^T k: TeX's superscript takes the one letter T, so q^Tk is qᵀk
         m = re.match(r"\^\s*(\\top|\\intercal|\\mathsf\s*\{\s*T\s*\}|\\mathrm\s*\{\s*T\s*\}"
                      r"|\{\s*(\\top|\\intercal|T|\\mathsf\s*\{\s*T\s*\}|\\mathrm\s*\{\s*T\s*\}"
-                     r"|\\rm\s+T)\s*\}|T)", self.text[i:hi])
+                     r"|\\rm\s+T)\s*\}|T)", _ahead(self.text, i, hi))
         if m:
             self.emit("TRANSPOSE", "T", i, i + m.end())
             return i + m.end()
@@ -353,7 +363,7 @@ class _Lexer:
 
     def macro(self, i: int, hi: int) -> int:  # noqa: C901
         text = self.text
-        m = re.match(r"\\([a-zA-Z]+\*?|.)", text[i:hi])
+        m = re.match(r"\\([a-zA-Z]+\*?|.)", _ahead(text, i, hi))
         if not m:
             raise LexError("a lone backslash", i)
         name, j = m.group(1), i + m.end()
@@ -362,7 +372,7 @@ class _Lexer:
             j -= 0
         if name == "\\":
             # row break, with an optional [skip]
-            sk = re.match(r"\s*\[[^\]\n]{0,20}\]", text[j:hi])
+            sk = re.match(r"\s*\[[^\]\n]{0,20}\]", _ahead(text, j, hi))
             end = j + (sk.end() if sk else 0)
             self.emit("ROWSEP", "\\\\", i, end)
             return end
@@ -373,11 +383,11 @@ class _Lexer:
             return j
         if name in _IGNORED:
             if name in ("left", "right", "middle") or name.startswith(("big", "Big")):
-                d = re.match(r"\s*\.", text[j:hi])  # \left. and \right. delimit nothing
+                d = re.match(r"\s*\.", _ahead(text, j, hi))  # \left. and \right. delimit nothing
                 if d:
                     return j + d.end()
-                bar = re.match(r"\s*\|(?!\|)", text[j:hi])
-                if name == "right" and bar and not re.match(r"\s*[_^]", text[j + bar.end():hi]):
+                bar = re.match(r"\s*\|(?!\|)", _ahead(text, j, hi))
+                if name == "right" and bar and not re.match(r"\s*[_^]", _ahead(text, j + bar.end(), hi)):
                     return j + bar.end()  # \left. f \right| with no point: a bar that closes nothing
             return j
         if name in _DROP_ARG:
@@ -390,7 +400,7 @@ class _Lexer:
             env = text[g[0]:g[1] - 1].strip()
             end = g[1]
             if name == "begin":  # alignat{2}, array{cc}: the column spec is not math
-                spec = re.match(r"\s*(\[[a-z]\])?\s*(\{[^{}]*\})?", text[end:hi])
+                spec = re.match(r"\s*(\[[a-z]\])?\s*(\{[^{}]*\})?", _ahead(text, end, hi))
                 if spec and (env.startswith(("alignat", "array", "alignedat", "tabular"))
                              or spec.group(1)):
                     end += spec.end()
@@ -417,7 +427,7 @@ class _Lexer:
             if not a:
                 raise LexError(f"\\{name} without its {{…}}", i)
             self.run(a[0], a[1])
-            lab = re.match(r"\s*[_^]", text[a[2]:hi])
+            lab = re.match(r"\s*[_^]", _ahead(text, a[2], hi))
             if lab:  # the annotation under the brace is commentary
                 b = _argument(text, a[2] + lab.end())
                 return b[2] if b else a[2] + lab.end()
@@ -433,7 +443,7 @@ class _Lexer:
         if name in _TRANSPARENT:
             a = _argument(text, j)
             if name in ("boxed", "fbox") and a and re.match(r"\s*\\(boxed|fbox)\b",
-                                                            text[a[2]:hi]):
+                                                            _ahead(text, a[2], hi)):
                 # o = \boxed{2}\boxed{3}\boxed{4}: boxes side by side draw a vector's
                 # entries, they do not multiply
                 raise LexError("a row of \\boxed{…} entries (a vector drawn as boxes)", i)
@@ -459,7 +469,7 @@ class _Lexer:
             else:
                 self.emit("SET", inner, i, a[2])  # ℝ, ℕ: only ever in conditions
             return a[2]
-        if name == "dot" and re.match(r"\s+(Var|Cov|E|D)\s*[\[(]", text[j:hi]):
+        if name == "dot" and re.match(r"\s+(Var|Cov|E|D)\s*[\[(]", _ahead(text, j, hi)):
             # "E[X]^2 \dot Var[Y]": a dot over the V of Var means nothing; the note meant ·
             self.emit("CDOT", "·", i, j)
             return j
@@ -467,7 +477,7 @@ class _Lexer:
             return self.decorated(name, i, j, hi)
         if name in GREEK:
             # Σ_i …, Σ^n_{i=1} …: the sum; Σ and Σ² alone: a quantity the note named Σ
-            if name == "Sigma" and re.match(r"\s*(_|\^\s*(\{[^{}]*\}|\w)\s*_)", text[j:hi]):
+            if name == "Sigma" and re.match(r"\s*(_|\^\s*(\{[^{}]*\}|\w)\s*_)", _ahead(text, j, hi)):
                 self.emit("SUM", "Σ", i, j)
             else:
                 self.emit("GREEK", name, i, j)
@@ -476,7 +486,7 @@ class _Lexer:
             self.emit("REL", RELATIONS[name], i, j)
             return j
         if name == "not":  # \not= and \not\in: the negated relation
-            m2 = re.match(r"\s*(=|\\in(?![a-zA-Z])|\\equiv(?![a-zA-Z]))", text[j:hi])
+            m2 = re.match(r"\s*(=|\\in(?![a-zA-Z])|\\equiv(?![a-zA-Z]))", _ahead(text, j, hi))
             if m2:
                 self.emit("REL", {"=": "≠"}.get(m2.group(1), "∉"), i, j + m2.end())
                 return j + m2.end()
@@ -617,17 +627,22 @@ class _Lexer:
         return b[2]
 
 
+def group_start(toks: Sequence[Tok], m: int) -> int:
+    """Where the {…} group that ends at toks[m] (a "}") opens (-1 when it never does)."""
+    depth = 0
+    while m >= 0:
+        depth += {"RBRACE": 1, "LBRACE": -1}.get(toks[m].kind, 0)
+        if depth == 0:
+            break
+        m -= 1
+    return m
+
+
 def _letter_before(out: Sequence[Tok]) -> int | None:
     """Where the letter is that the tokens end with, its subscript included (a, a_i, a_{ij})."""
     m = len(out) - 1
     if m >= 0 and out[m].kind == "RBRACE":  # a_{ij}: back over the group to its _
-        depth = 0
-        while m >= 0:
-            depth += {"RBRACE": 1, "LBRACE": -1}.get(out[m].kind, 0)
-            if depth == 0:
-                break
-            m -= 1
-        m -= 1
+        m = group_start(out, m) - 1
     elif m >= 1 and out[m - 1].kind == "SUB":
         m -= 1
     if m >= 0 and out[m].kind == "SUB":
@@ -681,19 +696,21 @@ eq j \end{matrix}
 ight.`` (also array,
     aligned, with the condition after a \qquad in parentheses): the cases environment the
     note drew by hand — a brace closed on the right is a set, and stays."""
+    closing: dict[int, int] = {}  # each \begin's \end, found in one pass (no rescans)
+    opened: list[int] = []
+    for m, t in enumerate(toks):
+        if t.kind == "BEGIN":
+            opened.append(m)
+        elif t.kind == "END" and opened:
+            closing[opened.pop()] = m
     out: list[Tok] = []
     n = 0
     while n < len(toks):
         t = toks[n]
         if t.kind == "LCURLY" and n + 1 < len(toks) and toks[n + 1].kind == "BEGIN" and \
-                toks[n + 1].value in _CASE_LIKE:
-            env, depth, m = toks[n + 1].value, 0, n + 1
-            while m < len(toks):
-                depth += {"BEGIN": 1, "END": -1}.get(toks[m].kind, 0)
-                if depth == 0:
-                    break
-                m += 1
-            if m < len(toks) and toks[m].value == env and \
+                toks[n + 1].value in _CASE_LIKE and n + 1 in closing:
+            env, m = toks[n + 1].value, closing[n + 1]
+            if toks[m].value == env and \
                     (m + 1 == len(toks) or toks[m + 1].kind != "RCURLY"):
                 b, e = toks[n + 1], toks[m]
                 out += [Tok("BEGIN", "cases", b.start, b.end)] + \

@@ -34,7 +34,7 @@ from typing import Any
 
 from sympy import Expr, Rational
 
-from attncheck.verify.lexer import BOLD, LexError, Tok, tokenize
+from attncheck.verify.lexer import BOLD, LexError, Tok, group_start, tokenize
 from attncheck.verify.parse import Notation, prepare
 from attncheck.verify.rows import Row, lists_components
 
@@ -163,13 +163,7 @@ def _loss_target(toks: Sequence[Tok], outputs: set[str] | None
                 while m >= max(0, n - 14):
                     u = toks[m]
                     if u.kind == "RBRACE":  # skip a {…} group and the _ or ^ before it
-                        depth = 0
-                        while m >= 0:
-                            depth += {"RBRACE": 1, "LBRACE": -1}.get(toks[m].kind, 0)
-                            if depth == 0:
-                                break
-                            m -= 1
-                        m -= 1
+                        m = group_start(toks, m) - 1
                         if m >= 0 and toks[m].kind in ("SUB", "SUP"):
                             m -= 1
                         continue
@@ -561,12 +555,26 @@ def _all_inside_sigma(rows: Sequence[Sequence[Row]], first: bool = False) -> set
             for p in row.pieces:
                 toks = p.toks if p else ()
                 for n, t in enumerate(toks[:-2]):
-                    if t.kind == "GREEK" and t.value == "sigma" and toks[n + 1].kind == "LPAR" \
-                            and _letter(toks[n + 2]) is not None:
-                        out.append(_letter(toks[n + 2]))  # type: ignore[arg-type]
+                    at = n + 1 if toks[n + 1].kind == "LPAR" else _indexed_call(toks, n)
+                    if t.kind == "GREEK" and t.value == "sigma" and at is not None and \
+                            at + 1 < len(toks) and _letter(toks[at + 1]) is not None:
+                        out.append(_letter(toks[at + 1]))  # type: ignore[arg-type]
                         if first:
                             return set(out)
     return set(out)
+
+
+def _indexed_call(toks: Sequence[Tok], n: int) -> int | None:
+    """Where the ( is in ``σ_i(z)``, ``σ_{2}(z)`` starting at toks[n]; else None."""
+    if n + 3 >= len(toks) or toks[n + 1].kind != "SUB":
+        return None
+    m = n + 2
+    if toks[m].kind == "LBRACE":
+        if m + 2 >= len(toks) or toks[m + 2].kind != "RBRACE":
+            return None
+        m += 2
+    ok = toks[n + 2 if toks[n + 2].kind != "LBRACE" else n + 3].kind in ("LETTER", "NUMBER")
+    return m + 1 if ok and m + 1 < len(toks) and toks[m + 1].kind == "LPAR" else None
 
 
 def _sigma_is_softmax(rows: Sequence[Sequence[Row]]) -> bool:
@@ -579,8 +587,11 @@ def _sigma_is_softmax(rows: Sequence[Sequence[Row]]) -> bool:
                 for n, t in enumerate(toks):
                     if t.kind != "GREEK" or t.value != "sigma":
                         continue
-                    if "softmax" in words:
-                        return True
+                    if "softmax" in words or _indexed_call(toks, n) is not None:
+                        return True  # σ_i(z): the i-th entry of a vector function of z
+                    if n >= 1 and toks[n - 1].kind == "WORD" and toks[n - 1].value in \
+                            ("log", "ln") and n + 1 < len(toks) and toks[n + 1].kind == "SUB":
+                        return True  # −Σ y_i log σ_i: σ_i is a probability, σ the softmax
                     depth, m = 0, n + 1
                     while m < len(toks):  # σ( … )_i
                         depth += {"LPAR": 1, "RPAR": -1}.get(toks[m].kind, 0)

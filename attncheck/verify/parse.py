@@ -329,6 +329,31 @@ def _sums_as_names(toks: Sequence[Tok]) -> list[Tok]:
     return [t for t in out if not (t.kind == "QUAD" and t.value == "")]
 
 
+def _entries_of_sigma(toks: Sequence[Tok]) -> list[Tok]:
+    r"""``σ_i(z)``, ``σ_2(\mathbf z)``: the i-th entry of σ, its argument only named — σ_i
+    (a product σ_i·z would be a misreading).  σ(z) without an index is left as it is."""
+    out: list[Tok] = []
+    n = 0
+    while n < len(toks):
+        out.append(toks[n])
+        t = toks[n]
+        if t.kind == "GREEK" and t.value == "sigma" and n + 6 <= len(toks) and \
+                toks[n + 1].kind == "SUB":
+            m = n + 2
+            if toks[m].kind == "LBRACE" and m + 2 < len(toks) and toks[m + 2].kind == "RBRACE":
+                m += 2
+            if toks[m].kind in ("LETTER", "NUMBER", "RBRACE") and m + 3 < len(toks) and \
+                    toks[m + 1].kind == "LPAR" and toks[m + 2].kind == "LETTER" and \
+                    toks[m + 3].kind == "RPAR":
+                out += toks[n + 1:m + 1]
+                last = out[-1]
+                out[-1] = Tok(last.kind, last.value, last.start, toks[m + 3].end, last.note)
+                n = m + 4
+                continue
+        n += 1
+    return out
+
+
 def prepare(toks: Sequence[Tok]) -> list[Tok]:
     """Tokens as the grammar wants them: E( and D( are operators, commentary goes.
 
@@ -338,7 +363,7 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
     if len(toks) > 4 * MAX_TOKENS:  # refused below anyway; the passes here need not see it
         raise ParseProblem(f"an expression of {len(toks)} tokens (limit {MAX_TOKENS})",
                            toks[0].start)
-    toks = _products_of_sums(_sums_as_names(toks))
+    toks = _products_of_sums(_sums_as_names(_entries_of_sigma(toks)))
     skip: set[int] = set()
     out: list[Tok] = []
     open_bars: list[str] = []
@@ -1288,8 +1313,10 @@ class _Build(Transformer_NonRecursive):
 
     def _product(self, a: Any, b: Any, meta: Any, juxtaposed: bool) -> Any:
         if juxtaposed and isinstance(a, Indexed) and str(a.base.label) == "y" and \
-                isinstance(b, _Paren) and isinstance(b.expr, _Vector) and b.expr.name == "x":
-            return a  # σ_i(𝐳): the i-th output, with the scores it is a function of named
+                isinstance(b, _Paren) and (
+                    (isinstance(b.expr, _Vector) and b.expr.name == "x") or
+                    (b.expr == Symbol("x") and self.n.rename.get("sigma") == "y")):
+            return a  # σ_i(𝐳), σ_i(z): the i-th output, with the scores it is a function of named
         if juxtaposed and self._loss_call(a, b):
             return LOSS
         if juxtaposed and isinstance(b, _Tuple) and isinstance(a, Symbol) and not a.is_integer:
