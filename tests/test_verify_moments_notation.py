@@ -376,3 +376,12 @@ def test_a_general_step_is_not_put_at_the_example_scores() -> None:
             "Take $z = (1, 2, 3)$.\n\n"
             "$$ \\frac{\\partial \\sigma_i(z)}{\\partial z_i} = \\sigma_i(z)(1 - \\sigma_i(z)) $$\n")
     assert _claims(text) == ["holds"]
+
+
+@pytest.mark.parametrize("rhs,status", [("y_i (1 - y_i)", "holds"), ("y_i (1 + y_i)", "fails")])
+def test_a_sum_without_limits_runs_over_the_letter_that_is_not_free(rhs: str, status: str) -> None:
+    # Σ e^{x_d} · e^{x_i}: i is the step's own index; the sum runs over d
+    text = (_Y + "If $i = j$:\n\n"
+            "$$ \\frac{\\sum e^{x_d} \\cdot e^{x_i} - e^{x_i} \\cdot e^{x_i}}{(\\sum e^{x_d})^2}"
+            f" = {rhs} $$\n")
+    assert _claims(text) == [status]

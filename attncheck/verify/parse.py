@@ -1870,9 +1870,11 @@ def _free_index(body: Expr) -> Symbol | None:
         # indices of the derivations these notes write (∂L/∂z_i = … Σ y_k p_i); Σ y_i t_j
         # stays ambiguous
         preferred = [a for a in tied if a.name in _SUM_LETTERS]
-        if not preferred:
-            return None
-        return min(preferred, key=lambda a: _SUM_LETTERS.index(a.name))
+        if preferred:
+            return min(preferred, key=lambda a: _SUM_LETTERS.index(a.name))
+        # Σ e^{x_d} · e^{x_i}: i and j are the step's free indices; the one other letter runs
+        others = [a for a in tied if a.name not in ("i", "j")]
+        return others[0] if len(others) == 1 and len(tied) == 2 else None
     return ranked[0][0]
 
 
