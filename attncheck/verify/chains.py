@@ -62,6 +62,7 @@ from attncheck.verify.parse import (
     ParseProblem,
     Parser,
     VectorLiteral,
+    class_index,
     index_symbol,
     prose_in_place_of_math,
 )
@@ -916,7 +917,7 @@ def _condition_value(piece: Piece, parser: Parser) -> Any:
     def side(part: list[Tok]) -> Any:
         if len(part) == 1 and part[0].kind == "LETTER":  # an index, even if k is a family
             return index_symbol(part[0].value)
-        return parser.tokens_expression(part)
+        return class_index(parser.tokens_expression(part))  # j ≠ y_i: the class of sample i
 
     try:
         return (toks[k].value, side(toks[:k]), side(toks[k + 1:]))

@@ -810,6 +810,17 @@ def _variance(notation: Notation | None) -> Expr:
     return notation.spread_symbol() ** 2
 
 
+def _largest_as_constant(e: Expr) -> Expr:
+    """max(x), min(x) as a real constant M where nothing is differentiated: an identity in x
+    that holds for every real M holds at M = max(x) (softmax(x − max x) = softmax(x)).  Under
+    a derivative M depends on x (its derivative is 1 at the argmax), so it is left alone."""
+    if e.has(Derivative):
+        return e
+    return e.replace(lambda f: isinstance(f, AppliedUndef) and f.func.__name__ in ("max", "min")
+                     and len(f.args) == 1 and isinstance(f.args[0], IndexedBase),
+                     lambda f: Symbol(f"{f.func.__name__}({f.args[0]})", real=True))
+
+
 def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...], reason: str,
            variance: Expr = Integer(1), scores: tuple[Expr, ...] = ()
            ) -> tuple[StepStatus, tuple[frozenset[Hypothesis], ...], Expr, bool, str]:
@@ -849,6 +860,7 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
         return worst[:2] + (VectorLiteral(*residuals),) + worst[3:]
     from derivations.expectation import is_random
 
+    lhs, rhs = _largest_as_constant(lhs), _largest_as_constant(rhs)
     example = _at_example_scores(lhs, rhs, scores)
     if example is not None:  # Σ_j e^{z_j} = 2.718 + 7.389 + 20.086 at z = (1, 2, 3)
         a, b = example  # held to the places the step writes by _check_step

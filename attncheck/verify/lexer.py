@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["BOLD", "GREEK", "RELATIONS", "WORDS", "LexError", "Tok", "group_start", "tokenize"]
+__all__ = ["BOLD", "CLASS_WORDS", "GREEK", "RELATIONS", "WORDS", "LexError", "Tok", "group_start", "tokenize"]
 
 #: Marks a letter written bold (\mathbf, \boldsymbol, \bm, \vec): a vector, not a number.
 BOLD = "\u20d7"
@@ -116,6 +116,9 @@ _ACCENTS = {"hat": "\u0302", "widehat": "\u0302", "tilde": "\u0303", "widetilde"
             "check": "\u030c", "breve": "\u0306", "acute": "\u0301", "grave": "\u0300"}
 #: English words notes write in math without \text (for~i = 1, …, C; if i = j).
 _PROSE_WORDS = {"for", "if", "where", "when", "otherwise", "with", "and"}
+#: Words a note writes for the index of the correct class (p_{\text{target}}, 1_{k=\text{ix}}).
+CLASS_WORDS = frozenset({"ix", "target", "tgt", "label", "gt", "correct", "cls", "class", "gold",
+                         "truth", "answer"})
 #: Names of three letters that notes write for a quantity (four or more always are one name).
 _SHORT_NAMES = {"sum", "out", "avg", "num", "den", "val", "obj", "act"}
 #: ``{\rm if}``, ``{\bf x}``: a plain-TeX font switch over a group
@@ -392,6 +395,8 @@ class _Lexer:
             return j
         if name in _DROP_ARG:
             a = _argument(text, j)
+            if name in ("hspace", "hspace*") and a:  # p_k = … \hspace{1in} L_i = …: two formulas
+                self.emit("QUAD", name, i, a[2])
             return a[2] if a else j
         if name in ("begin", "end"):
             g = _group(text, j)
@@ -524,6 +529,10 @@ class _Lexer:
         font = name in ("mathrm", "operatorname", "operatorname*")
         if font:  # \operatorname*{arg\,min}: spacing inside a name is not a word break
             core = re.sub(r"\\[,;:! ]|\s+", "", core)
+        if core in CLASS_WORDS and self.out and self.out[-1].kind in ("SUB", "LBRACE", "REL"):
+            # p_{\text{target}}, \mathbb{1}_{k=\text{ix}}: the correct class's index, a name
+            self.emit("WORD", core, i, a[2])
+            return a[2]
         if font or core in WORDS or core in ("E", "Exp", "T", "def", "D", "d", "e") or (
                 re.fullmatch(r"[A-Za-z]", core) is not None):
             if core in ("E", "Exp"):

@@ -182,7 +182,7 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     rename: dict[str, str] = {}
     functions: set[str] = set()
     aliases: set[str] = set()
-    output = logits = None
+    output = logits = in_loss = None
     indexed = {_letter(t) for block in rows for r in block for p in r.pieces if p
                for t, nxt in zip(p.toks, p.toks[1:]) if nxt.kind == "SUB" and _letter(t)}
     definitions = [(r, [p for p in r.pieces]) for block in rows for r in block
@@ -197,7 +197,10 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                 continue
             z = _softmax_logits(p.toks)
             if any(t.kind == "WORD" and t.value in ("log", "ln") for t in p.toks):
-                z = None  # L_i = −log(e^{f_{y_i}}/Σ_j e^{f_j}): a loss of the softmax, not it
+                # L_i = −log(e^{f_{y_i}}/Σ_j e^{f_j}): a loss of the softmax, not it — but f
+                # is the scores all the same, where the note names no softmax output
+                in_loss = in_loss or z
+                z = None
             if z is not None and output is not None and lhs[0] not in (output, z) and lhs[1]:
                 # a second softmax in the note's other letters (σ(A) first, then a_1 =
                 # e^{z_1}/(e^{z_1} + e^{z_2} + e^{z_3}) in an example): the same output
@@ -247,6 +250,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                         target = _loss_target(p.toks, outputs)[1]
     if output is None:  # ∂S_i/∂a_j = ∂/∂a_j (e^{a_i}/Σ_k e^{a_k}): S is that softmax
         output, logits = _differentiated_softmax(rows, _chained(definitions)) or (None, None)
+    if output is None and logits is None and in_loss and "x" not in _chained(definitions):
+        logits = in_loss  # (not where the note's own x_1 = g(x_2) would take x's place)
     if output is None and _sigma_is_softmax(rows):
         output = "sigma"
         logits = _inside_sigma(rows)
@@ -307,6 +312,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     # every pair may be dependent until the note says otherwise: independence is a hypothesis
     pairs = ((families[0], families[1]),) if len(families) >= 2 else ()
     pairs += tuple((a, b) for n, a in enumerate(scalars) for b in scalars[n + 1:])
+    losses = [n for r, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
+              if n is not None and (n[0] in ("L", "calL") or rename.get(n[0]) == "L")]
     spread, square = _spread(rows, families, output)
     length = _length(rows, {k for k, v in rename.items() if v in ("x", "y", "t")} |
                      ({"x", "y", "t"} - set(rename)), families, dim)
@@ -318,7 +325,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                     indexed=frozenset((indexed | _in_products_of_vectors(rows))
                                       - set(families) - set(scalars) - set(capitals)
                                       - {"e", dim}),
-                    matrices=_two_indexed(rows, families))
+                    matrices=_two_indexed(rows, families),
+                    sample_loss=len({n[1] for n in losses}) == 2)
 
 
 #: Words between two formulas that make them two names of one thing ("$a^{[L]}$，即 $\hat y$",

@@ -69,7 +69,7 @@ from sympy import (
 )
 from sympy import E as EULER
 
-from attncheck.verify.lexer import BOLD, LexError, Tok, tokenize
+from attncheck.verify.lexer import BOLD, CLASS_WORDS, LexError, Tok, tokenize
 from derivations.model import Family, Model, dimension_symbol
 from derivations.operators import Cov, Dot, E, Var
 
@@ -82,6 +82,7 @@ __all__ = [
     "Notation",
     "ParseProblem",
     "Parser",
+    "class_index",
     "index_symbol",
     "prepare",
     "prose_in_place_of_math",
@@ -236,6 +237,9 @@ class Notation:
     spread_square: Expr | None = None
     #: letters the note's words call constants ("by a constant $c$", "常数 $C$"): real numbers
     constants: frozenset[str] = frozenset()
+    #: the note defines L_i apart from L (L = (1/N) Σ_i L_i + …): L_i is one sample's loss,
+    #: a name of its own, not L with a label
+    sample_loss: bool = False
 
     def spread_symbol(self) -> Expr:
         """σ as the parser reads it: a positive parameter, or its value when the note
@@ -732,6 +736,23 @@ def _is_index(e: Any) -> bool:
                                     (e.is_integer and not e.has(Indexed)))
 
 
+def class_index(e: Any) -> Any:
+    r"""An index that names the correct class: f_{y_i} (CS231n: sample i's class y_i) or
+    p_{\text{target}} — one positive integer, read as an index letter of its own.
+
+    >>> class_index(IndexedBase("y")[index_symbol("i")])
+    y_i
+    >>> class_index(Symbol("target")), class_index(Symbol("pred"))
+    (target, pred)
+    """
+    if isinstance(e, Indexed) and len(e.indices) == 1 and isinstance(e.indices[0], Symbol) \
+            and e.indices[0].is_integer:
+        return index_symbol(f"{e.base.label}_{e.indices[0]}")
+    if isinstance(e, Symbol) and not e.is_integer and e.name in CLASS_WORDS:
+        return index_symbol(e.name)
+    return e
+
+
 def _split_indices(e: Any) -> list[Expr]:
     """``ij`` (a product of two index letters) → [i, j]; ``i+1`` stays one index."""
     if isinstance(e, Mul) and all(isinstance(a, Symbol) for a in e.args):
@@ -936,7 +957,7 @@ class _Build(Transformer_NonRecursive):
         return self._indicator(ch[1], str(ch[2]), ch[3], meta)
 
     def _indicator(self, a: Any, rel: str, b: Any, meta: Any) -> Expr:
-        a, b = self.v(a, meta), self.v(b, meta)
+        a, b = class_index(self.v(a, meta)), class_index(self.v(b, meta))
         if not (_is_index(a) and _is_index(b)):
             raise ParseProblem("an indicator compares two indices, e.g. \\mathbb{1}\\{i=j\\}",
                                _where(meta))
@@ -1048,6 +1069,7 @@ class _Build(Transformer_NonRecursive):
         indices = [index_symbol(x.name) if isinstance(x, Symbol) and len(x.name) == 1 and
                    x.name.isalpha() and not x.is_integer and x != self.dim else x
                    for item in idx.items if len(item) == 1 for x in _split_indices(item[0])]
+        indices = [class_index(x) for x in indices]
         name_of = base.name if isinstance(base, Symbol) else base.fallback.name \
             if isinstance(base, _Fn) and isinstance(base.fallback, Symbol) else None
         if name_of is not None and len(indices) == 1 and indices[0].is_Integer and \
@@ -1115,6 +1137,8 @@ class _Build(Transformer_NonRecursive):
                 return self.model.family(idx.text).mean
             return self._component(name, indices, idx, meta, S.One)
         if isinstance(base, Expr) and base in (LOSS, LIKELIHOOD):
+            if self.n.sample_loss and len(indices) == 1 and isinstance(indices[0], Symbol):
+                return Symbol(f"L_{indices[0]}")
             return LOSS  # L_{CE}, L_i: the note's loss (a label on the name)
         if isinstance(base, Indexed):  # q_i then _m: a second index
             return base.base[tuple(base.indices) + tuple(indices)]
@@ -1146,6 +1170,8 @@ class _Build(Transformer_NonRecursive):
                 raise ParseProblem(f"{name}_{{{idx.text}}}: a component takes one index", where)
             return coeff * IndexedBase(name)[indices[0]]
         if name in ("L",):
+            if self.n.sample_loss and len(indices) == 1 and isinstance(indices[0], Symbol):
+                return coeff * Symbol(f"L_{indices[0]}")
             return coeff * LOSS
         if name in SOFTMAX_BASES and len(indices) == 2:
             # Y_{ic}, A_{ic}: sample i, class c — the checker keeps the class (the last index)
@@ -1292,6 +1318,10 @@ class _Build(Transformer_NonRecursive):
                 raise ParseProblem("higher derivatives of σ", where)
         elif name in ("delta",):
             out = Symbol("delta") * x  # δ(…) here is a factor named δ
+        elif name in ("max", "min") and isinstance(x, Indexed) and len(x.indices) == 1 and \
+                isinstance(x.indices[0], Symbol):
+            # max(z_i): the largest entry, over every i — no case on i may touch it
+            out = Function(name)(x.base)
         elif f.primes:
             g = Function(name)
             out = Derivative(g(x), x) if isinstance(x, Symbol) else Function(name + "'")(x)
@@ -1688,6 +1718,8 @@ class _Build(Transformer_NonRecursive):
         if word in _OPTIMIZERS:
             raise ParseProblem(f"{word} (an optimisation or a limit, not a value) is not "
                                "checked", _where(meta))
+        if word in CLASS_WORDS and ss is None:  # [i = \text{target}]: the class's index
+            return class_index(Symbol(word))
         return _Fn(word, power=power)
 
     def sqrt(self, meta: Any, ch: list[Any]) -> Expr:

@@ -397,9 +397,20 @@ def is_index_condition(toks: Sequence[Tok]) -> bool:
             any(t.kind == "ELLIPSIS" for t in sides[1]) and \
             all(t.kind in ("NUMBER", "LETTER", "ELLIPSIS") for t in sides[1]):
         return True  # i = 1, …, C: the range of an index
+    if rel in ("=", "≠") and any(_is_class_index(s) for s in sides) and any(
+            len(s) == 1 and s[0].kind == "LETTER" and s[0].value in _INDEX_LETTERS
+            for s in sides):
+        return True  # j ≠ y_i: sample i's class (CS231n's f_{y_i})
     return all(len(s) == 1 and (s[0].kind == "NUMBER" or (s[0].kind == "LETTER" and
                s[0].value in _INDEX_LETTERS)) for s in sides) and any(
         s[0].kind == "LETTER" for s in sides)
+
+
+def _is_class_index(side: Sequence[Tok]) -> bool:
+    """``y_i``, ``y_{i}``: an entry that names a class, as an index of the scores."""
+    kinds = [t.kind for t in side if t.kind not in ("LBRACE", "RBRACE")]
+    return kinds == ["LETTER", "SUB", "LETTER"] and side[-1].kind in ("LETTER", "RBRACE") and \
+        side[-1 if side[-1].kind == "LETTER" else -2].value in _INDEX_LETTERS
 
 
 def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None]]:
