@@ -335,11 +335,15 @@ def _scan_markdown(source: Source) -> list[Event]:
             # <div class="long-math">⏎$$ … $$⏎</div>: Markdown keeps the block as raw HTML,
             # but the page's MathJax still shows the display inside it
             hidden = _comment_spans(text, lo, hi)
+            cut = lo
             for m in _HTML_DISPLAY.finditer(text, lo, hi) if "$$" in text[lo:hi] else ():
                 if any(a <= m.start() < b for a, b in hidden):
                     continue  # <!-- $$ … $$ -->: commented out, not shown
                 start, anchors = _anchor(m.group(1), text, m.start(1), m.end(1))
+                events += _html_words(text, cut, m.start())
                 events.append(Math(start, m.group(1), anchors, display=True))
+                cut = m.end()
+            events += _html_words(text, cut, hi)
         elif tok.type == "code_block" and _prose_in_code(tok.content):
             # a paragraph indented by a tab or four spaces (Markdown makes it code) that is
             # words and $…$ math, as the author's own renderer showed it: its words are read
@@ -418,6 +422,17 @@ def _part(m: Math, a: int, b: int) -> Math:
 
 def _position(e: Event) -> int:
     return e.start
+
+
+_TAG = re.compile(r"<!--.*?(?:-->|\Z)|<(script|style)\b.*?(?:</\1\s*>|\Z)|<[^<>]*>",
+                  re.DOTALL | re.IGNORECASE)
+
+
+def _html_words(text: str, lo: int, hi: int) -> list[Event]:
+    """The words of an HTML block (<div class="definition">… one-hot on the true class $c$
+    …</div>): the page shows them as prose, so their assumptions count."""
+    words = " ".join(_TAG.sub(" ", text[lo:hi]).split())
+    return [Prose(lo, words, ())] if len(re.findall(r"\w", words)) >= 3 else []
 
 
 def _html_comments(content: str, text: str, lo: int, hi: int) -> list[Event]:

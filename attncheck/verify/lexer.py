@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["BOLD", "CLASS_WORDS", "GREEK", "RELATIONS", "WORDS", "LexError", "Tok", "group_start", "tokenize"]
+__all__ = ["BOLD", "CLASS_WORDS", "GREEK", "RELATIONS", "UNITS", "WORDS", "LexError", "Tok", "group_start", "tokenize"]
 
 #: Marks a letter written bold (\mathbf, \boldsymbol, \bm, \vec): a vector, not a number.
 BOLD = "\u20d7"
@@ -119,6 +119,9 @@ _PROSE_WORDS = {"for", "if", "where", "when", "otherwise", "with", "and"}
 #: Words a note writes for the index of the correct class (p_{\text{target}}, 1_{k=\text{ix}}).
 CLASS_WORDS = frozenset({"ix", "target", "tgt", "label", "gt", "correct", "cls", "class", "gold",
                          "truth", "answer"})
+#: Units a note writes after a number (memory, time, compute): \text{ GB}, \mathrm{ms}.
+UNITS = re.compile(r"(?i:[KMGTP]i?B|bytes?|bits?|[KMGT]?FLOPs?|ms|µs|us|ns|sec(?:onds?)?|"
+                   r"s|min|h|hours?|days?|tokens?|params?|parameters?|MHz|GHz|W|kW)")
 #: Names of three letters that notes write for a quantity (four or more always are one name).
 _SHORT_NAMES = {"sum", "out", "avg", "num", "den", "val", "obj", "act"}
 #: ``{\rm if}``, ``{\bf x}``: a plain-TeX font switch over a group
@@ -217,6 +220,9 @@ class _Lexer:
     def __init__(self, text: str) -> None:
         self.text = text
         self.out: list[Tok] = []
+        #: the delimiter each open \left took ('|', '.', or another): \left| … \right| is
+        #: an absolute value, \left. … \right| an evaluation bar
+        self.lefts: list[str] = []
 
     def emit(self, kind: str, value: str, start: int, end: int, note: str = "") -> None:
         self.out.append(Tok(kind, value, start, end, note))
@@ -344,7 +350,8 @@ class _Lexer:
                 self.emit("LETTER", "L", i + j, i + w.end())
                 j = w.end()
                 continue
-            if w and (w.end() == len(run) or len(w.group(0)) > 2):
+            if w and (w.end() == len(run) or len(w.group(0)) > 2 or w.group(0) == "ln"):
+                # y_1lna_1: "ln" typed against its argument is still the logarithm
                 self.emit("WORD", w.group(0), i + j, i + w.end())
                 j = w.end()
                 continue
@@ -386,11 +393,16 @@ class _Lexer:
             return j
         if name in _IGNORED:
             if name in ("left", "right", "middle") or name.startswith(("big", "Big")):
-                d = re.match(r"\s*\.", _ahead(text, j, hi))  # \left. and \right. delimit nothing
+                ahead = _ahead(text, j, hi)
+                opened = self.lefts.pop() if name == "right" and self.lefts else ""
+                if name == "left":
+                    self.lefts.append(ahead.lstrip()[:1])
+                d = re.match(r"\s*\.", ahead)  # \left. and \right. delimit nothing
                 if d:
                     return j + d.end()
-                bar = re.match(r"\s*\|(?!\|)", _ahead(text, j, hi))
-                if name == "right" and bar and not re.match(r"\s*[_^]", _ahead(text, j + bar.end(), hi)):
+                bar = re.match(r"\s*\|(?!\|)", ahead)
+                if name == "right" and bar and opened != "|" and \
+                        not re.match(r"\s*[_^]", _ahead(text, j + bar.end(), hi)):
                     return j + bar.end()  # \left. f \right| with no point: a bar that closes nothing
             return j
         if name in _DROP_ARG:
@@ -468,7 +480,12 @@ class _Lexer:
             kind = {"E": "EXPECT", "V": "WORD", "1": "INDICATOR", "I": "INDICATOR",
                     "P": "WORD", "Var": "WORD", "Cov": "WORD"}.get(inner)
             if kind == "WORD":  # \mathbb{V}, \mathbb{Var}: the variance, as \mathbb{E} the mean
-                self.emit("WORD", {"V": "Var", "P": "Pr"}.get(inner, inner), i, a[2])
+                end = a[2]
+                if inner == "V" and text.startswith("ar", end) and \
+                        not text[end + 2:end + 3].isalpha():
+                    end += 2  # \mathbb{V}ar[X]: the V of Var written double-struck
+                self.emit("WORD", {"V": "Var", "P": "Pr"}.get(inner, inner), i, end)
+                return end
             elif kind:
                 self.emit(kind, inner, i, a[2])
             else:

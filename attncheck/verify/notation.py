@@ -312,6 +312,11 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     # every pair may be dependent until the note says otherwise: independence is a hypothesis
     pairs = ((families[0], families[1]),) if len(families) >= 2 else ()
     pairs += tuple((a, b) for n, a in enumerate(scalars) for b in scalars[n + 1:])
+    # m = max_k z_k, M = \max_j z_j: a shift the note names, a real number (never an index)
+    shifts = {n[0] for r, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
+              if n is not None and not n[1] and len(n[0]) == 1 and any(
+                  t.kind == "WORD" and t.value in ("max", "min")
+                  for p in pieces[1:] if p is not None for t in p.toks)}
     losses = [n for r, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
               if n is not None and (n[0] in ("L", "calL") or rename.get(n[0]) == "L")]
     spread, square = _spread(rows, families, output)
@@ -326,7 +331,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                                       - set(families) - set(scalars) - set(capitals)
                                       - {"e", dim}),
                     matrices=_two_indexed(rows, families),
-                    sample_loss=len({n[1] for n in losses}) == 2)
+                    sample_loss=len({n[1] for n in losses}) == 2,
+                    constants=frozenset(shifts - set(families) - set(rename)))
 
 
 #: Words between two formulas that make them two names of one thing ("$a^{[L]}$，即 $\hat y$",
@@ -407,7 +413,7 @@ def prose_constants(texts: Sequence[str], notation: Notation) -> Notation:
         set(notation.scalars) | set(notation.functions) | {notation.dim, "e", "x", "y", "t", "L"}
     found = {m.group(1) or m.group(2) for text in texts for m in _CONSTANT.finditer(text)}
     found -= taken
-    return replace(notation, constants=frozenset(found)) if found else notation
+    return replace(notation, constants=notation.constants | found) if found else notation
 
 
 def _two_indexed(rows: Sequence[Sequence[Row]], families: tuple[str, ...]) -> frozenset[str]:

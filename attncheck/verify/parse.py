@@ -69,7 +69,7 @@ from sympy import (
 )
 from sympy import E as EULER
 
-from attncheck.verify.lexer import BOLD, CLASS_WORDS, LexError, Tok, tokenize
+from attncheck.verify.lexer import BOLD, CLASS_WORDS, UNITS, LexError, Tok, tokenize
 from derivations.model import Family, Model, dimension_symbol
 from derivations.operators import Cov, Dot, E, Var
 
@@ -382,6 +382,12 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
                 all(u.value in _UPPER_INDEX_LETTERS for u in toks[a + 2:a + 4]):
             # A^{ij} V^{jb}: indices written up (tensor notation), not a power i·j
             raise ParseProblem("upper indices (A^{ij}): index notation is not checked", t.start)
+        if t.kind == "TEXT" and out and out[-1].kind in ("NUMBER", "RPAR", "RBRACE") and \
+                UNITS.fullmatch(t.note.strip()):
+            # 2 × 32768² × 2 \text{ Bytes} = 137.4 \text{ GB}: the numbers mean nothing without
+            # their units, which verify does not convert
+            raise ParseProblem(f"a quantity in units ({t.note.strip()}): units are not checked",
+                               t.start)
         if t.kind == "TEXT":
             _words_in_place_of_math(t, out, toks[a + 1] if a + 1 < n else None)
         if t.kind == "LPAR" and sub_depth and out and out[-1].kind in ("LETTER", "NUMBER") and \
@@ -1102,6 +1108,8 @@ class _Build(Transformer_NonRecursive):
                 raise ParseProblem("softmax(x)_i takes one index", where)
             return IndexedBase("y")[indices[0]]
         if isinstance(base, _Fn):
+            if base.name == "delta" and len(indices) == 1 and not idx.text.isdigit():
+                return base.coeff * IndexedBase("δ")[indices[0]]  # δ_i: backprop's error term
             if base.name == "delta":
                 if len(indices) != 2:
                     raise ParseProblem("Kronecker's delta takes two indices, as in \\delta_{ij}",
@@ -1193,8 +1201,19 @@ class _Build(Transformer_NonRecursive):
                 return base.base[m]
             if isinstance(base, _Vector):
                 return base.coeff * IndexedBase(base.name)[m]
+            if isinstance(base, Indexed) and all(a.is_Integer for a in base.indices):
+                # Z_2^{(i)}: entry i of layer 2's vector — two of them are two entries
+                return base.base[tuple(base.indices) + (m,)]
+            if isinstance(base, Indexed) and all(isinstance(a, Symbol) and not a.is_integer
+                                                 for a in base.indices):
+                # Y_{\text{pred}}^{(j)}: entry j of the vector the label names
+                label = "_".join(str(a) for a in base.indices)
+                return IndexedBase(f"{base.base.label}_{label}")[m]
             if isinstance(base, Indexed):
-                return base  # y^{(i)}: the i-th sample's label, as one quantity
+                return base  # y_k^{(i)}: sample i's entry k, as one quantity
+            if isinstance(base, Symbol) and base not in (LOSS, LIKELIHOOD) and \
+                    not base.is_integer:
+                return IndexedBase(base.name)[m]  # Y^{(j)}: entry j
             if isinstance(base, Symbol):
                 return base
         if isinstance(base, _Fn):  # E^2, \sigma^2, \log^2 x
@@ -1715,6 +1734,8 @@ class _Build(Transformer_NonRecursive):
             power = self.v(ss["sup"], meta)
         if word in ("Var", "var", "Cov", "cov"):
             raise ParseProblem(f"{word} needs its argument in parentheses", _where(meta))
+        if word in ("max", "min") and ss is not None and "sub" in ss and "sup" not in ss:
+            return _Fn(word)  # \max_k z_k: the largest entry (applied to what follows)
         if word in _OPTIMIZERS:
             raise ParseProblem(f"{word} (an optimisation or a limit, not a value) is not "
                                "checked", _where(meta))
