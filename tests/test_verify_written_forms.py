@@ -161,3 +161,46 @@ def test_entries_one_to_three_written_out_make_the_length_three(rhs: str, status
     text = ("$$ a_1 = \\frac{e^{z_1}}{e^{z_1} + e^{z_2} + e^{z_3}} $$\n\n"
             f"$$ a_1 + a_2 + a_3 = {rhs} $$\n")
     assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\hat y_{i} - y_{i}", "holds-given"),
+                                        ("y_{i} - \\hat y_{i}", "fails")])
+def test_the_loss_names_the_softmax_output_with_a_hat(rhs: str, status: str) -> None:
+    # the softmax is σ(z)_{i}; the loss writes ŷ, never defined: the prediction is σ(z)
+    text = ("$$ \\sigma(\\mathbf{z})_{i} = \\frac{e^{z_{i}}}{\\sum_{j=1}^{K} e^{z_{j}}} $$\n\n"
+            "$$ L = - \\sum_{i} y_{i} \\log(\\hat y_{i}) $$\n\nThe label is one-hot.\n\n"
+            f"$$ \\frac{{\\partial L}}{{\\partial z_i}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("tag,status", [("mathjax", "holds"), ("nomath", None)])
+def test_hexo_math_tags_are_displays(tag: str, status: str | None) -> None:
+    text = ("<div>\n\t{% " + tag + " %}\n\t\\displaylines{\\frac{e^{z_1}}{e^{z_1}+e^{z_2}} "
+            "&= \\frac{1}{1+e^{z_2-z_1}}}\n\t{% end" + tag + " %}\n</div>\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == ([status] if status else [])
+
+
+def test_a_shape_before_a_definition_does_not_make_it_a_claim() -> None:
+    # K ∈ ℝ^{n×d_k} says what K is; K = XW^K after it defines K (a claim would "fail")
+    text = ("其中 $Q \\in \\mathbb{R}^{n \\times d_k}$，$K \\in \\mathbb{R}^{n \\times d_k}$。\n\n"
+            "$$\nQ = XW^Q, \\quad K = XW^K\n$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps] == ["definition", "definition"]
+
+
+@pytest.mark.parametrize("second,status", [
+    ("## 3.4 Another cost\n\n$$ \\delta_i = a_i (1-a_i) (y_i - a_i) $$\n", "not-checked"),
+    ("$$ \\delta_i = a_i (1-a_i) (y_i - a_i) $$\n", "fails"),  # same section: a claim
+])
+def test_a_name_defined_again_under_a_new_heading(second: str, status: str) -> None:
+    text = ("## 3.3 Cross-entropy\n\n$$ a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n"
+            "$$ \\delta_i = -(a_i - y_i) $$\n\n" + second)
+    assert _claims(text) == [status]
+
+
+def test_a_function_applied_is_not_a_name_to_define() -> None:
+    # log(C) = −max(z) says what C is chosen to be; it does not redefine log
+    text = ("$$ p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\nWe choose $log(C) = -max(z)$.\n\n"
+            "$$ -\\log p_i = -z_i + \\log \\sum_k e^{z_k} $$\n")
+    assert _claims(text)[-1] == "holds"

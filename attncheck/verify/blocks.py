@@ -199,6 +199,20 @@ def _markdown() -> Any:
 _BRACKETS = re.compile(r"\\+[\[\]()]")
 
 
+#: Hexo's tag plugin: {% mathjax %} … {% endmathjax %}.
+_HEXO = re.compile(r"\{%\s*mathjax\b[^%\n]*%\}((?:(?!\{%\s*mathjax\b).)*?)"
+                   r"\{%\s*endmathjax\s*%\}", re.DOTALL)
+
+
+def _hexo_math(m: re.Match[str]) -> str:
+    """A Hexo math tag as $…$ (within a line) or $$…$$ (over lines, as a display), each tag
+    padded with spaces to its length so that offsets stay."""
+    body = m.group(1)
+    mark = "$$" if "\n" in body else "$"
+    a, b = m.start(1) - m.start(0), m.end(0) - m.end(1)
+    return mark + " " * (a - len(mark)) + body + mark + " " * (b - len(mark))
+
+
 def _mathjax_delimiters(text: str) -> str:
     """``\\[ \\]`` → ``$$ $$`` and ``\\( \\)`` → ``$ `` `` $`` (same length: offsets stay).
 
@@ -206,6 +220,7 @@ def _mathjax_delimiters(text: str) -> str:
     is a row break with a skip).  Pairs are matched left to right: an opener waits for its
     closer, so ``\\]`` alone is left alone.
     """
+    text = _HEXO.sub(_hexo_math, text) if "endmathjax" in text else text
     out = list(text)
     want: str | None = None
     for m in _BRACKETS.finditer(text):

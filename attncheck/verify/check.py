@@ -1040,6 +1040,14 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                                  f"{', '.join(worded)} names an entry by a word: which index "
                                  "it is, verify did not read", n, dset, model),
                        lhs=lhs, rhs=rhs)
+    if step.restates is not None and status is StepStatus.FAILS:
+        # δ_i := −(a_i − y_i) under one heading, δ_i = a_i(1 − a_i)(y_i − a_i) under the next
+        # (another cost): a name given a new meaning, or a wrong claim — the words decide
+        at = ctx.source.location(step.restates)
+        return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: the note "
+                                 f"defined {step.lhs.source.strip()} otherwise under an earlier "
+                                 f"heading (line {at.line}): a new meaning here, or a claim?",
+                                 n, dset, model), lhs=lhs, rhs=rhs)
     if particular and status is StepStatus.FAILS:
         # E := e^{z_1} + e^{z_2} + e^{z_3} from the note's three-class example, put into a
         # step about a general z_i: the note meant its general E there, which it only named
@@ -1488,7 +1496,8 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
     assumed: list[Assumed] = []
     chains = build_chains([b.math for b in blocks], notation, inline=settings.inline,
                           leads=[b.lead for b in blocks], assumed=assumed,
-                          correct=_correct_class(events))
+                          correct=_correct_class(events),
+                          headings=[e.offset(0) for e in events if isinstance(e, Heading)])
     read_hyps, read_notes = _assumptions(source, events, notation, assumed)
     notes += read_notes
     return Reading(source, fmt, notation, tuple(blocks), tuple(chains), tuple(read_hyps),

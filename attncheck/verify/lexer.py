@@ -119,6 +119,8 @@ _PROSE_WORDS = {"for", "if", "where", "when", "otherwise", "with", "and"}
 #: Words a note writes for the index of the correct class (p_{\text{target}}, 1_{k=\text{ix}}).
 CLASS_WORDS = frozenset({"ix", "target", "tgt", "label", "gt", "correct", "cls", "class", "gold",
                          "truth", "answer"})
+#: An index in square brackets right after a letter, x[n] (never E[X], a list [1, 2]).
+_BRACKET_INDEX = re.compile(r"\[\s*([a-z]|[0-9]+)\s*\]")
 #: Units a note writes after a number (memory, time, compute): \text{ GB}, \mathrm{ms}.
 UNITS = re.compile(r"(?i:[KMGTP]i?B|bytes?|bits?|[KMGT]?FLOPs?|ms|µs|us|ns|sec(?:onds?)?|"
                    r"s|min|h|hours?|days?|tokens?|params?|parameters?|MHz|GHz|W|kW)")
@@ -357,7 +359,14 @@ class _Lexer:
                 continue
             self.emit("LETTER", run[j], i + j, i + j + 1)
             j += 1
-        return i + len(run)
+        end = i + len(run)
+        b = _BRACKET_INDEX.match(text, end, hi) if len(run) == 1 and run.islower() else None
+        if b is not None:
+            # x[n], y[k]: code's indexing, the entry x_n (not x times the list [n])
+            self.emit("SUB", "_", end, end)
+            self.emit("NUMBER" if b.group(1).isdigit() else "LETTER", b.group(1), end, b.end())
+            return b.end()
+        return end
 
     def superscript(self, i: int, hi: int) -> int:
         """``^\\top``, ``^T``, ``^{\\top}``, ``^{T}``, ``^\\mathsf{T}`` are a transpose; else '^'."""

@@ -26,6 +26,7 @@ looks at every formula of the note once and returns a :class:`~attncheck.verify.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import replace
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -74,6 +75,9 @@ def _name_of(toks: Sequence[Tok]) -> tuple[str, bool] | None:
     if rest[0].kind == "LPAR" and rest[-1].kind == "RPAR":  # f(x)
         return name, False
     if rest[0].kind == "LPAR" and len(rest) >= 2 and rest[-2].kind == "SUB":  # s(x)_i
+        return name, True
+    if rest[0].kind == "LPAR" and len(rest) >= 5 and [t.kind for t in rest[-4:]] == \
+            ["SUB", "LBRACE", "LETTER", "RBRACE"]:  # σ(𝐳)_{i}
         return name, True
     if rest[0].kind == "SUB" and len(rest) >= 4 and rest[2].kind == "LPAR" and \
             rest[-1].kind == "RPAR":  # σ_i(z): the i-th output, its argument named
@@ -175,6 +179,33 @@ def _loss_target(toks: Sequence[Tok], outputs: set[str] | None
     return is_loss, target
 
 
+def _hatted_predictions(definitions: Sequence[tuple[Row, list[Any]]], output: str) -> set[str]:
+    """ŷ in L = −Σ_i y_i log ŷ_i, where the note defined its softmax as σ(z)_i and never ŷ:
+    the prediction is that softmax's output, under the name the loss gives it."""
+    defined = {n[0] for _, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
+               if n is not None}
+    out: set[str] = set()
+    for _, pieces in definitions:
+        lhs = _name_of(pieces[0].toks)  # type: ignore[union-attr]
+        if lhs is None or lhs[0] not in LOSS_NAMES:
+            continue
+        for p in pieces[1:]:
+            toks = list(p.toks) if p is not None else []
+            for n, t in enumerate(toks):
+                if t.kind == "WORD" and t.value in ("log", "ln"):
+                    after = [_letter(u) for u in toks[n + 1:n + 4] if _letter(u)]
+                    if after and "\u0302" in unicodedata.normalize("NFD", after[0]) and \
+                            after[0] not in defined | {output}:
+                        out.add(after[0])
+    return out
+
+
+def _labels_of(definitions: Sequence[tuple[Row, list[Any]]], prediction: str) -> set[str]:
+    """The letters the note's losses multiply log(prediction) by (y in −Σ y_i log ŷ_i)."""
+    return {t for _, pieces in definitions for p in pieces[1:] if p is not None
+            for t in [_loss_target(p.toks, {prediction})[1]] if t is not None}
+
+
 def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
            declared_families: tuple[str, ...] | None = None, declared_dim: str | None = None
            ) -> Notation:
@@ -228,6 +259,11 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
             output, logits = name, z
         elif name not in (output, logits):
             aliases.add(name)
+    if output is not None:
+        # (not where the loss's label letter is itself a name of the output: y_1 = e^{z_1}/…
+        # in an example, −Σ y_i log ŷ_i after it — two letters are never merged into one)
+        aliases |= {h for h in _hatted_predictions(definitions, output)
+                    if not _labels_of(definitions, h) & (aliases | {output})}
     target = loss = None
     outputs = {output} | aliases if output is not None else set()
     # y_i(z_i) = e^{z_i}/Σ_k e^{z_k}, σ_i(𝐳) = …: the softmax's own entries, not a function

@@ -1739,6 +1739,10 @@ class _Build(Transformer_NonRecursive):
         if word in _OPTIMIZERS:
             raise ParseProblem(f"{word} (an optimisation or a limit, not a value) is not "
                                "checked", _where(meta))
+        if word in ("head", "Attention", "MultiHead", "Concat") and ss is not None and \
+                "sub" in ss and "sup" not in ss and isinstance(ss["sub"], _Index) and \
+                ss["sub"].text:
+            return Symbol(f"{word}_{ss['sub'].text}")  # head_i: the i-th head, a name
         if word in CLASS_WORDS and ss is None:  # [i = \text{target}]: the class's index
             return class_index(Symbol(word))
         return _Fn(word, power=power)
@@ -1765,6 +1769,10 @@ class _Build(Transformer_NonRecursive):
         where = _where(meta)
         random = any(str(x.base.label) in self.families for x in body.atoms(Indexed))
         default_hi = self.dim if random else self._length()
+        if lim and isinstance(lim.get("sub"), _Index) and not lim["sub"].items and (
+                "sup" not in lim or lim["sup"] == Integer(1)):
+            # \sum_{}^{} e^{x[k]}: limits left empty (^{} reads as 1), as no limits at all
+            lim = None
         hi = self.v(lim["sup"], meta) if lim and "sup" in lim else default_hi
         if isinstance(hi, Symbol) and hi.name == self.dim.name:
             hi = self.dim

@@ -439,6 +439,10 @@ def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None]]:
             parts[-1].append(t)
     out: list[tuple[list[Tok], Piece | None]] = []
     for p, sep in zip(parts, seps):
+        if len(p) >= 2 and p[0].kind == "TEXT" and p[1].kind == "REL" and \
+                re.fullmatch(r"[A-Za-z][A-Za-z_]{0,30}", p[0].note.strip()):
+            # "e^{0.1} = 1.105, \text{sum} = 11.212": the word names what the equation gives
+            p = [Tok("LETTER", p[0].note.strip(), p[0].start, p[0].end)] + p[1:]
         core = [t for n, (t, d) in enumerate(zip(p, _depth_walk(p)))
                 if not (t.kind == "TEXT" and d == 0) or _names_a_function(p, n)
                 or (n > 0 and p[n - 1].kind == "NUMBER" and UNITS.fullmatch(t.note.strip()))]
