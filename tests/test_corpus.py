@@ -79,6 +79,9 @@ UNSUPPORTED: dict[str, str] = {
     r"unexpected relation '≤'": "a sum over pairs, Σ_{1 ≤ i < j ≤ d_k}",
     r"cannot read the written-out sum: its terms are not one pattern": "a written-out sum with "
     "one different term in its middle, p_i y_1 + ⋯ + (p_i − y_i) + ⋯",
+    r"a quantity in units \(": "numbers with units, 2 × 32768² × 2 Bytes = 137.4 GB",
+    r"\\partial here differentiates nothing": "a ∂ written inside the bracket of what it "
+    "differentiates, (∂ −Σ_j y_j ln a_j)/∂a_j",
 }
 
 #: Places where the note's own LaTeX is broken or means something other than mathematics:
@@ -98,7 +101,6 @@ BROKEN: dict[tuple[str, int], str] = {
     ("hexo-last-layer-softmax-ce", 35): r"Loss(\bm{a,y}): two vectors in one \bm",
     ("peterroelants-softmax-ce-notebook", 77): r"\xi(\mathbf{t},\mathbf{z}): a function of two "
     "vectors",
-    ("uvadlc-scaled-dot-product", 15): r"\text{value}_i: a word with an index",
     ("xor-notes-sigma-softmax-ce", 264): r"D(P \ || \ Q): a divergence",
     ("nnfs-notes-softmax-derivative", 7): r"\frac{\partial S_{i,j}}{\partial z_{i,k}} = ?: a "
     "question, not a claim",

@@ -153,7 +153,7 @@ def test_a_function_the_checker_does_not_know_is_one_name() -> None:
         (r"q + 1", "random vector"),
         (r"E(q)", "random vector"),
         (r"k^\top", "random vector"),
-        (r"\delta_{i}", "two indices"),
+        (r"\delta_{abc}", "two indices"),
         (r"\mathbf{y} - \mathbf{t}", "vector"),
         (r"x_1 + \cdots", "needs its last term"),
         (r"x_1 + \cdots + z", "no index runs"),

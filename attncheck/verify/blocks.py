@@ -199,6 +199,20 @@ def _markdown() -> Any:
 _BRACKETS = re.compile(r"\\+[\[\]()]")
 
 
+#: Hexo's tag plugin: {% mathjax %} … {% endmathjax %}.
+_HEXO = re.compile(r"\{%\s*mathjax\b[^%\n]*%\}((?:(?!\{%\s*mathjax\b).)*?)"
+                   r"\{%\s*endmathjax\s*%\}", re.DOTALL)
+
+
+def _hexo_math(m: re.Match[str]) -> str:
+    """A Hexo math tag as $…$ (within a line) or $$…$$ (over lines, as a display), each tag
+    padded with spaces to its length so that offsets stay."""
+    body = m.group(1)
+    mark = "$$" if "\n" in body else "$"
+    a, b = m.start(1) - m.start(0), m.end(0) - m.end(1)
+    return mark + " " * (a - len(mark)) + body + mark + " " * (b - len(mark))
+
+
 def _mathjax_delimiters(text: str) -> str:
     """``\\[ \\]`` → ``$$ $$`` and ``\\( \\)`` → ``$ `` `` $`` (same length: offsets stay).
 
@@ -206,6 +220,7 @@ def _mathjax_delimiters(text: str) -> str:
     is a row break with a skip).  Pairs are matched left to right: an opener waits for its
     closer, so ``\\]`` alone is left alone.
     """
+    text = _HEXO.sub(_hexo_math, text) if "endmathjax" in text else text
     out = list(text)
     want: str | None = None
     for m in _BRACKETS.finditer(text):
@@ -335,11 +350,15 @@ def _scan_markdown(source: Source) -> list[Event]:
             # <div class="long-math">⏎$$ … $$⏎</div>: Markdown keeps the block as raw HTML,
             # but the page's MathJax still shows the display inside it
             hidden = _comment_spans(text, lo, hi)
+            cut = lo
             for m in _HTML_DISPLAY.finditer(text, lo, hi) if "$$" in text[lo:hi] else ():
                 if any(a <= m.start() < b for a, b in hidden):
                     continue  # <!-- $$ … $$ -->: commented out, not shown
                 start, anchors = _anchor(m.group(1), text, m.start(1), m.end(1))
+                events += _html_words(text, cut, m.start())
                 events.append(Math(start, m.group(1), anchors, display=True))
+                cut = m.end()
+            events += _html_words(text, cut, hi)
         elif tok.type == "code_block" and _prose_in_code(tok.content):
             # a paragraph indented by a tab or four spaces (Markdown makes it code) that is
             # words and $…$ math, as the author's own renderer showed it: its words are read
@@ -418,6 +437,17 @@ def _part(m: Math, a: int, b: int) -> Math:
 
 def _position(e: Event) -> int:
     return e.start
+
+
+_TAG = re.compile(r"<!--.*?(?:-->|\Z)|<(script|style)\b.*?(?:</\1\s*>|\Z)|<[^<>]*>",
+                  re.DOTALL | re.IGNORECASE)
+
+
+def _html_words(text: str, lo: int, hi: int) -> list[Event]:
+    """The words of an HTML block (<div class="definition">… one-hot on the true class $c$
+    …</div>): the page shows them as prose, so their assumptions count."""
+    words = " ".join(_TAG.sub(" ", text[lo:hi]).split())
+    return [Prose(lo, words, ())] if len(re.findall(r"\w", words)) >= 3 else []
 
 
 def _html_comments(content: str, text: str, lo: int, hi: int) -> list[Event]:

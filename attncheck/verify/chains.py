@@ -62,6 +62,7 @@ from attncheck.verify.parse import (
     ParseProblem,
     Parser,
     VectorLiteral,
+    class_index,
     index_symbol,
     prose_in_place_of_math,
 )
@@ -139,6 +140,9 @@ class Step:
     premise: tuple[Link, Link] | None = None
     lead: str = ""
     aliases: tuple[tuple[Expr, Expr], ...] = ()
+    #: the file offset of an earlier definition of the name on the left, under another
+    #: heading (δ_i := … in § 3.3, "δ_i = …" in § 3.4): a new meaning, or a claim?
+    restates: int | None = None
 
 
 @dataclass(frozen=True)
@@ -235,7 +239,7 @@ def _is_name(v: Any) -> bool:
     if isinstance(v, Indexed) and all(isinstance(a, Symbol) or a.is_Integer for a in v.indices):
         return True
     if isinstance(v, Function) and not isinstance(v, (E, Var, Cov, JacobianOf, VectorLiteral,
-                                                      KroneckerDelta)) \
+                                                      KroneckerDelta, log, exp)) \
             and all(isinstance(a, Symbol) or (isinstance(a, Indexed) and all(
                 i.is_Integer for i in a.indices)) for a in v.args):
         return True  # f(x), g_1(x_1): a function named with its argument
@@ -492,6 +496,9 @@ class _Builder:
         self.aliases: list[tuple[Expr, Expr]] = []
         self.assumed: list[Assumed] = []
         self.seen_before_row: set[str] = set()
+        #: file offsets of the note's headings, and where each name was defined
+        self.headings: Sequence[int] = ()
+        self.defined_at: dict[str, int] = {}
 
     # -- names seen so far: a name's first appearance on the left is its definition ------
     def _see(self, link: Link) -> None:
@@ -648,24 +655,41 @@ class _Builder:
                 rel, a, b = written[0]
                 step_text, step_cond = f"{a} {rel} {b}", (rel, a, b)
             step = Step(left, right, symbol, kind, reason, step_text, step_cond,
-                        premise if kind == "follows" else None, lead, tuple(self.aliases))
+                        premise if kind == "follows" else None, lead, tuple(self.aliases),
+                        self._restates(left) if kind == "claim" and n == 0 else None)
             if kind == "follows" and premise is not None:
                 self._premise_is_a_condition(premise, left)
             premise = None
             self.current.append(step)
             if kind == "definition":
                 self._define(step)
+                if isinstance(left.value, Expr) and _is_name(left.value):
+                    self.defined_at[_name_key(left.value)] = block.offset(left.start)
                 if isinstance(right.value, Expr):
                     names = {_name_key(x) for x in right.value.atoms(Indexed)} - self.seen
                     earlier = self.introduced[1] if self.introduced[0] is block else set()
                     self.introduced = (block, earlier | names)
-            self._see(left)
+            if kind == "definition" and isinstance(left.value, AppliedUndef):
+                # Attention(Q, K, V) := …: Q, K, V are its parameters, not the note's Q, K, V
+                self.seen.add(type(left.value).__name__)
+            elif symbol != "∈":  # K ∈ ℝ^{n×d_k} declares K's shape: a later K = XW^K defines it
+                self._see(left)
             self._see(right)
             left = right
         self.last = left
         if row.tag and left is not None:
             self.labelled[row.tag] = left
         self.after_alternative = row.alternative
+
+    def _restates(self, left: Link) -> int | None:
+        """Where the name on the left was defined under an earlier heading, if it was."""
+        if not (isinstance(left.value, Expr) and _is_name(left.value)):
+            return None
+        at = self.defined_at.get(_name_key(left.value))
+        here = left.block.offset(left.start)
+        if at is not None and any(at < h < here for h in self.headings):
+            return at
+        return None
 
     def _expression_alone(self, block: Math, lead: str = "") -> None:
         """``$\\frac{∂ softmax(x_k)}{∂x_i}$`` then ``$= …$``: an expression on its own starts
@@ -916,7 +940,7 @@ def _condition_value(piece: Piece, parser: Parser) -> Any:
     def side(part: list[Tok]) -> Any:
         if len(part) == 1 and part[0].kind == "LETTER":  # an index, even if k is a family
             return index_symbol(part[0].value)
-        return parser.tokens_expression(part)
+        return class_index(parser.tokens_expression(part))  # j ≠ y_i: the class of sample i
 
     try:
         return (toks[k].value, side(toks[:k]), side(toks[k + 1:]))
@@ -926,16 +950,18 @@ def _condition_value(piece: Piece, parser: Parser) -> Any:
 
 def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = False,
                  leads: Sequence[str] = (), assumed: list[Assumed] | None = None,
-                 correct: str | None = None) -> list[Chain]:
+                 correct: str | None = None, headings: Sequence[int] = ()) -> list[Chain]:
     """The chains of the given math blocks, in order (inline math only with ``inline``).
 
     ``correct`` is the letter of the correct class when the note names one ("the correct
-    class is k"): "for incorrect class $j$" is then the case j ≠ k.
+    class is k"): "for incorrect class $j$" is then the case j ≠ k.  ``headings`` are the
+    file offsets of the note's headings (a name defined again under a new one, see Step).
 
     ``leads`` gives, per block, the prose just before it: its defining words count, and
     a case it names ("Case 1: $i=j$", "当 $i \neq j$ 时") is the condition of the block's steps.
     """
     b = _Builder(notation, inline)
+    b.headings = headings
     condition = None
     for n, block in enumerate(blocks):
         rows, _ = rows_of(block)
@@ -960,7 +986,7 @@ _CASE = re.compile(r"\$+\s*([^$]{1,300}?)\s*\$+|(?<![\\a-zA-Z_{])([a-z]\s*(?:=|�
                    r"\s*[a-z])(?![a-zA-Z_}])")
 #: Words that make a condition a case label: "If $i = j$,", "当 $i=j$ 时", "$i≠j$ 的情况".
 _CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|case\s*\d*\s*[:：.]?|for|in case|"
-                         r"in the case (?:of|that|where)|consider(?:ing)?)|当|若|如果|对于|考虑|"
+                         r"in the case (?:of|that|where)|case in which|consider(?:ing)?)|当|若|如果|对于|考虑|"
                          r"情况\s*[\d一二三四五六七八九十]*\s*[:：]?)\s*[(（]?\s*$", re.IGNORECASE)
 _CUE_AFTER = re.compile(r"^\s*[)）]?\s*(?:时|的时候|的情况|情况下|[:：,，]?\s*$)")
 #: A sentence about whether something is true is a remark, not a case label.
@@ -1052,6 +1078,7 @@ def lead_condition(lead: str, parser: Parser) -> tuple[str, Any] | None:
     ``Case 2: i≠j``, ``1. $i \\neq j$`` — as (text, value); None when it names none (a
     remark such as "the result holds only for $i \\ne j$" is not a case label)."""
     lead = re.sub(r"\\?[*_]{1,3}", "", lead)  # **(1) 当** $i=j$ **时：**: emphasis is not words
+    lead = _relations_in_words(lead)
     # the last sentence that names a case (most often the last sentence itself)
     for tail in reversed(re.split(r"(?<=[.。;；!?！？])\s", lead.strip()) if lead.strip() else []):
         if _REMARK.search(re.sub(r"\$[^$]*\$", " ", tail)):
@@ -1060,6 +1087,25 @@ def lead_condition(lead: str, parser: Parser) -> tuple[str, Any] | None:
         if found is not None:
             return found
     return None
+
+
+#: Two indices related in words: "n equals k", "n and k are not equal", "i 不等于 j".
+_WORD_RELATIONS = (
+    (re.compile(r"\b([a-z])\s+(?:and|与|和)\s+([a-z])\s+are\s+not\s+equal\b"), r"\1 ≠ \2"),
+    (re.compile(r"\b([a-z])\s+(?:and|与|和)\s+([a-z])\s+are\s+equal\b"), r"\1 = \2"),
+    (re.compile(r"\b([a-z])\s+(?:does\s+not\s+equal|is\s+not\s+equal\s+to|is\s+different"
+                r"\s+from)\s+([a-z])\b"), r"\1 ≠ \2"),
+    (re.compile(r"\b([a-z])\s+(?:equals|is\s+equal\s+to)\s+([a-z])\b"), r"\1 = \2"),
+    (re.compile(r"(?<![A-Za-z])([a-z])\s*不等于\s*([a-z])(?![A-Za-z])"), r"\1 ≠ \2"),
+    (re.compile(r"(?<![A-Za-z])([a-z])\s*等于\s*([a-z])(?![A-Za-z])"), r"\1 = \2"),
+)
+
+
+def _relations_in_words(text: str) -> str:
+    """ "The case in which n equals k" → "… n = k" (the relation a case label says in words)."""
+    for pattern, written in _WORD_RELATIONS:
+        text = pattern.sub(written, text)
+    return text
 
 
 def _case_in(tail: str, parser: Parser) -> tuple[str, Any] | None:

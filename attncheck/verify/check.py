@@ -52,6 +52,7 @@ from sympy import (
     Symbol,
     exp,
     log,
+    diff,
     simplify,
 )
 from sympy.core.function import AppliedUndef
@@ -294,6 +295,20 @@ def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
             continue
         out.append(name)
     return out
+
+
+def _worded_entries(step: Step, residual: Expr, notation: Notation | None) -> list[str]:
+    """Names such as p_dog, z_cat (an entry of a vector named by a word) in a step whose
+    residual also holds entries by index or a sum — the two cannot be matched up."""
+    if not (residual.has(Indexed) or residual.has(Sum)):
+        return []
+    vectors = set(notation.rename) | set(notation.indexed) if notation else set()
+    vectors |= {"x", "y", "t"}
+    written = [v for v in (step.lhs.value, step.rhs.value) if isinstance(v, Expr)]
+    bases = {x.base.label for v in written for x in v.atoms(Indexed)}  # Y_pred^{(j)}: indexed
+    return sorted({s.name for v in written for s in v.free_symbols if isinstance(s, Symbol)
+                   and s not in bases and re.fullmatch(r"[A-Za-z]+_[A-Za-z]{2,}", s.name)
+                   and s.name.split("_")[0] in vectors})
 
 
 def _particular_entries(step: Step, lhs: Expr, rhs: Expr) -> list[str]:
@@ -810,6 +825,17 @@ def _variance(notation: Notation | None) -> Expr:
     return notation.spread_symbol() ** 2
 
 
+def _largest_as_constant(e: Expr) -> Expr:
+    """max(x), min(x) as a real constant M where nothing is differentiated: an identity in x
+    that holds for every real M holds at M = max(x) (softmax(x − max x) = softmax(x)).  Under
+    a derivative M depends on x (its derivative is 1 at the argmax), so it is left alone."""
+    if e.has(Derivative):
+        return e
+    return e.replace(lambda f: isinstance(f, AppliedUndef) and f.func.__name__ in ("max", "min")
+                     and len(f.args) == 1 and isinstance(f.args[0], IndexedBase),
+                     lambda f: Symbol(f"{f.func.__name__}({f.args[0]})", real=True))
+
+
 def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...], reason: str,
            variance: Expr = Integer(1), scores: tuple[Expr, ...] = ()
            ) -> tuple[StepStatus, tuple[frozenset[Hypothesis], ...], Expr, bool, str]:
@@ -849,6 +875,7 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
         return worst[:2] + (VectorLiteral(*residuals),) + worst[3:]
     from derivations.expectation import is_random
 
+    lhs, rhs = _largest_as_constant(lhs), _largest_as_constant(rhs)
     example = _at_example_scores(lhs, rhs, scores)
     if example is not None:  # Σ_j e^{z_j} = 2.718 + 7.389 + 20.086 at z = (1, 2, 3)
         a, b = example  # held to the places the step writes by _check_step
@@ -1004,6 +1031,23 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     if status is StepStatus.FAILS and (_within_written_decimals(lhs, rhs, step) or (
             checker == "decimals" and _within_written_decimals(residual, S.Zero, step))):
         status, needs, checker = StepStatus.HOLDS, (frozenset(),), "decimals"
+    worded = _worded_entries(step, lhs - rhs, ctx.notation) if status is StepStatus.FAILS \
+        else []
+    if worded:
+        # L = −log p_dog after L = −Σ_i y_i log p_i: which index the word names (and so
+        # where the label's 1 is) the note says in words verify does not read
+        return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: "
+                                 f"{', '.join(worded)} names an entry by a word: which index "
+                                 "it is, verify did not read", n, dset, model),
+                       lhs=lhs, rhs=rhs)
+    if step.restates is not None and status is StepStatus.FAILS:
+        # δ_i := −(a_i − y_i) under one heading, δ_i = a_i(1 − a_i)(y_i − a_i) under the next
+        # (another cost): a name given a new meaning, or a wrong claim — the words decide
+        at = ctx.source.location(step.restates)
+        return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: the note "
+                                 f"defined {step.lhs.source.strip()} otherwise under an earlier "
+                                 f"heading (line {at.line}): a new meaning here, or a claim?",
+                                 n, dset, model), lhs=lhs, rhs=rhs)
     if particular and status is StepStatus.FAILS:
         # E := e^{z_1} + e^{z_2} + e^{z_3} from the note's three-class example, put into a
         # step about a general z_i: the note meant its general E there, which it only named
@@ -1093,15 +1137,40 @@ def _within_written_decimals(lhs: Expr, rhs: Expr, step: Step) -> bool:
     if not (isinstance(lhs, Expr) and isinstance(rhs, Expr) and lhs.is_number
             and rhs.is_number):
         return False
-    places = [len(m) for side in (step.lhs, step.rhs)
-              for m in _DECIMAL.findall(side.source or "")]
+    written = [[m for m in _DECIMAL.finditer(side.source or "")] for side in (step.lhs, step.rhs)]
+    places = [len(m.group(1)) for ms in written for m in ms]
     if not places:
         return False
     try:
         gap = abs(complex((lhs - rhs).evalf(30)))
     except (TypeError, ValueError):
         return False
-    return gap <= 10.0 ** -min(places)
+    if gap <= 10.0 ** -min(places):
+        return True
+    if bool(written[0]) != bool(written[1]):
+        # −log p_dog = −log(0.242), p_dog = 2.718/11.212 = 0.24243…: decimals on one side only
+        # are the rounded values of the exact other side — each may be off by a unit in its
+        # last place, and the side moves by its slope in that decimal times the unit
+        side, ms = (lhs, written[0]) if written[0] else (rhs, written[1])
+        return gap <= _slack(side, ms)
+    return False
+
+
+def _slack(side: Expr, decimals: Sequence[re.Match[str]]) -> float:
+    """How far ``side`` moves when each written decimal in it moves by a unit in its last
+    place (to first order; 0 where a decimal is not found as a number of the expression)."""
+    total = 0.0
+    for m in decimals:
+        value = Rational(m.group(0))
+        if not side.has(value) or any(p.exp == value for p in side.atoms(Pow)):
+            continue  # (an exponent ½ is √, not the decimal 0.5)
+        d = Dummy()
+        try:
+            slope = abs(complex(diff(side.xreplace({value: d}), d).subs(d, value).evalf(30)))
+        except (TypeError, ValueError):
+            return 0.0
+        total += slope * 10.0 ** -len(m.group(1))
+    return total
 
 
 def _label_value(premise: tuple[Link, Link]) -> tuple[Indexed, Expr] | None:
@@ -1427,7 +1496,8 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
     assumed: list[Assumed] = []
     chains = build_chains([b.math for b in blocks], notation, inline=settings.inline,
                           leads=[b.lead for b in blocks], assumed=assumed,
-                          correct=_correct_class(events))
+                          correct=_correct_class(events),
+                          headings=[e.offset(0) for e in events if isinstance(e, Heading)])
     read_hyps, read_notes = _assumptions(source, events, notation, assumed)
     notes += read_notes
     return Reading(source, fmt, notation, tuple(blocks), tuple(chains), tuple(read_hyps),

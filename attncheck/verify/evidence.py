@@ -280,12 +280,24 @@ def written_length(lhs: Expr, rhs: Expr) -> int | None:
            for a in x.indices]
     if not idx or not all(a.is_Integer for a in idx):
         return None
-    # a sum written inside a side (not the difference of the two sides, which is always one)
-    sums = [a for side in (lhs, rhs) for a in side.atoms(Add)
-            if sum(1 for t in a.args if t.has(Indexed)) >= 2]
-    if not sums:
-        return None  # y_1 y_2 alone says nothing of the length
+    # a sum written out inside a side (not the difference of the two sides, which is always
+    # one): its terms run over entries 1, 2, …, m of one vector — t_1 y_1 − t_1 runs over
+    # nothing, and says no more of the length than y_1 y_2 alone
+    if not any(_runs_over_entries(a) for side in (lhs, rhs) for a in side.atoms(Add)):
+        return None
     return max(int(a) for a in idx)
+
+
+def _runs_over_entries(total: Add) -> bool:
+    """Whether the terms of ``total`` hold entries 1..m (m ≥ 2) of one softmax vector, one
+    entry per term at least (e^{z_1} + e^{z_2} + e^{z_3}, y_1 + y_2)."""
+    seen: dict[str, set[int]] = {}
+    for term in total.args:
+        for x in term.atoms(Indexed):
+            if str(x.base.label) in SOFTMAX_BASES and len(x.indices) == 1 and \
+                    x.indices[0].is_Integer:
+                seen.setdefault(str(x.base.label), set()).add(int(x.indices[0]))
+    return any(len(v) >= 2 and v == set(range(1, max(v) + 1)) for v in seen.values())
 
 
 def letters_as_lengths(*sides: Expr) -> set[Symbol]:

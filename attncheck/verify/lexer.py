@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["BOLD", "GREEK", "RELATIONS", "WORDS", "LexError", "Tok", "group_start", "tokenize"]
+__all__ = ["BOLD", "CLASS_WORDS", "GREEK", "RELATIONS", "UNITS", "WORDS", "LexError", "Tok", "group_start", "tokenize"]
 
 #: Marks a letter written bold (\mathbf, \boldsymbol, \bm, \vec): a vector, not a number.
 BOLD = "\u20d7"
@@ -116,6 +116,14 @@ _ACCENTS = {"hat": "\u0302", "widehat": "\u0302", "tilde": "\u0303", "widetilde"
             "check": "\u030c", "breve": "\u0306", "acute": "\u0301", "grave": "\u0300"}
 #: English words notes write in math without \text (for~i = 1, …, C; if i = j).
 _PROSE_WORDS = {"for", "if", "where", "when", "otherwise", "with", "and"}
+#: Words a note writes for the index of the correct class (p_{\text{target}}, 1_{k=\text{ix}}).
+CLASS_WORDS = frozenset({"ix", "target", "tgt", "label", "gt", "correct", "cls", "class", "gold",
+                         "truth", "answer"})
+#: An index in square brackets right after a letter, x[n] (never E[X], a list [1, 2]).
+_BRACKET_INDEX = re.compile(r"\[\s*([a-z]|[0-9]+)\s*\]")
+#: Units a note writes after a number (memory, time, compute): \text{ GB}, \mathrm{ms}.
+UNITS = re.compile(r"(?i:[KMGTP]i?B|bytes?|bits?|[KMGT]?FLOPs?|ms|µs|us|ns|sec(?:onds?)?|"
+                   r"s|min|h|hours?|days?|tokens?|params?|parameters?|MHz|GHz|W|kW)")
 #: Names of three letters that notes write for a quantity (four or more always are one name).
 _SHORT_NAMES = {"sum", "out", "avg", "num", "den", "val", "obj", "act"}
 #: ``{\rm if}``, ``{\bf x}``: a plain-TeX font switch over a group
@@ -214,6 +222,9 @@ class _Lexer:
     def __init__(self, text: str) -> None:
         self.text = text
         self.out: list[Tok] = []
+        #: the delimiter each open \left took ('|', '.', or another): \left| … \right| is
+        #: an absolute value, \left. … \right| an evaluation bar
+        self.lefts: list[str] = []
 
     def emit(self, kind: str, value: str, start: int, end: int, note: str = "") -> None:
         self.out.append(Tok(kind, value, start, end, note))
@@ -341,13 +352,21 @@ class _Lexer:
                 self.emit("LETTER", "L", i + j, i + w.end())
                 j = w.end()
                 continue
-            if w and (w.end() == len(run) or len(w.group(0)) > 2):
+            if w and (w.end() == len(run) or len(w.group(0)) > 2 or w.group(0) == "ln"):
+                # y_1lna_1: "ln" typed against its argument is still the logarithm
                 self.emit("WORD", w.group(0), i + j, i + w.end())
                 j = w.end()
                 continue
             self.emit("LETTER", run[j], i + j, i + j + 1)
             j += 1
-        return i + len(run)
+        end = i + len(run)
+        b = _BRACKET_INDEX.match(text, end, hi) if len(run) == 1 and run.islower() else None
+        if b is not None:
+            # x[n], y[k]: code's indexing, the entry x_n (not x times the list [n])
+            self.emit("SUB", "_", end, end)
+            self.emit("NUMBER" if b.group(1).isdigit() else "LETTER", b.group(1), end, b.end())
+            return b.end()
+        return end
 
     def superscript(self, i: int, hi: int) -> int:
         """``^\\top``, ``^T``, ``^{\\top}``, ``^{T}``, ``^\\mathsf{T}`` are a transpose; else '^'."""
@@ -383,15 +402,22 @@ class _Lexer:
             return j
         if name in _IGNORED:
             if name in ("left", "right", "middle") or name.startswith(("big", "Big")):
-                d = re.match(r"\s*\.", _ahead(text, j, hi))  # \left. and \right. delimit nothing
+                ahead = _ahead(text, j, hi)
+                opened = self.lefts.pop() if name == "right" and self.lefts else ""
+                if name == "left":
+                    self.lefts.append(ahead.lstrip()[:1])
+                d = re.match(r"\s*\.", ahead)  # \left. and \right. delimit nothing
                 if d:
                     return j + d.end()
-                bar = re.match(r"\s*\|(?!\|)", _ahead(text, j, hi))
-                if name == "right" and bar and not re.match(r"\s*[_^]", _ahead(text, j + bar.end(), hi)):
+                bar = re.match(r"\s*\|(?!\|)", ahead)
+                if name == "right" and bar and opened != "|" and \
+                        not re.match(r"\s*[_^]", _ahead(text, j + bar.end(), hi)):
                     return j + bar.end()  # \left. f \right| with no point: a bar that closes nothing
             return j
         if name in _DROP_ARG:
             a = _argument(text, j)
+            if name in ("hspace", "hspace*") and a:  # p_k = … \hspace{1in} L_i = …: two formulas
+                self.emit("QUAD", name, i, a[2])
             return a[2] if a else j
         if name in ("begin", "end"):
             g = _group(text, j)
@@ -463,7 +489,12 @@ class _Lexer:
             kind = {"E": "EXPECT", "V": "WORD", "1": "INDICATOR", "I": "INDICATOR",
                     "P": "WORD", "Var": "WORD", "Cov": "WORD"}.get(inner)
             if kind == "WORD":  # \mathbb{V}, \mathbb{Var}: the variance, as \mathbb{E} the mean
-                self.emit("WORD", {"V": "Var", "P": "Pr"}.get(inner, inner), i, a[2])
+                end = a[2]
+                if inner == "V" and text.startswith("ar", end) and \
+                        not text[end + 2:end + 3].isalpha():
+                    end += 2  # \mathbb{V}ar[X]: the V of Var written double-struck
+                self.emit("WORD", {"V": "Var", "P": "Pr"}.get(inner, inner), i, end)
+                return end
             elif kind:
                 self.emit(kind, inner, i, a[2])
             else:
@@ -524,6 +555,10 @@ class _Lexer:
         font = name in ("mathrm", "operatorname", "operatorname*")
         if font:  # \operatorname*{arg\,min}: spacing inside a name is not a word break
             core = re.sub(r"\\[,;:! ]|\s+", "", core)
+        if core in CLASS_WORDS and self.out and self.out[-1].kind in ("SUB", "LBRACE", "REL"):
+            # p_{\text{target}}, \mathbb{1}_{k=\text{ix}}: the correct class's index, a name
+            self.emit("WORD", core, i, a[2])
+            return a[2]
         if font or core in WORDS or core in ("E", "Exp", "T", "def", "D", "d", "e") or (
                 re.fullmatch(r"[A-Za-z]", core) is not None):
             if core in ("E", "Exp"):

@@ -26,6 +26,7 @@ looks at every formula of the note once and returns a :class:`~attncheck.verify.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import replace
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -74,6 +75,9 @@ def _name_of(toks: Sequence[Tok]) -> tuple[str, bool] | None:
     if rest[0].kind == "LPAR" and rest[-1].kind == "RPAR":  # f(x)
         return name, False
     if rest[0].kind == "LPAR" and len(rest) >= 2 and rest[-2].kind == "SUB":  # s(x)_i
+        return name, True
+    if rest[0].kind == "LPAR" and len(rest) >= 5 and [t.kind for t in rest[-4:]] == \
+            ["SUB", "LBRACE", "LETTER", "RBRACE"]:  # σ(𝐳)_{i}
         return name, True
     if rest[0].kind == "SUB" and len(rest) >= 4 and rest[2].kind == "LPAR" and \
             rest[-1].kind == "RPAR":  # σ_i(z): the i-th output, its argument named
@@ -175,6 +179,33 @@ def _loss_target(toks: Sequence[Tok], outputs: set[str] | None
     return is_loss, target
 
 
+def _hatted_predictions(definitions: Sequence[tuple[Row, list[Any]]], output: str) -> set[str]:
+    """ŷ in L = −Σ_i y_i log ŷ_i, where the note defined its softmax as σ(z)_i and never ŷ:
+    the prediction is that softmax's output, under the name the loss gives it."""
+    defined = {n[0] for _, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
+               if n is not None}
+    out: set[str] = set()
+    for _, pieces in definitions:
+        lhs = _name_of(pieces[0].toks)  # type: ignore[union-attr]
+        if lhs is None or lhs[0] not in LOSS_NAMES:
+            continue
+        for p in pieces[1:]:
+            toks = list(p.toks) if p is not None else []
+            for n, t in enumerate(toks):
+                if t.kind == "WORD" and t.value in ("log", "ln"):
+                    after = [_letter(u) for u in toks[n + 1:n + 4] if _letter(u)]
+                    if after and "\u0302" in unicodedata.normalize("NFD", after[0]) and \
+                            after[0] not in defined | {output}:
+                        out.add(after[0])
+    return out
+
+
+def _labels_of(definitions: Sequence[tuple[Row, list[Any]]], prediction: str) -> set[str]:
+    """The letters the note's losses multiply log(prediction) by (y in −Σ y_i log ŷ_i)."""
+    return {t for _, pieces in definitions for p in pieces[1:] if p is not None
+            for t in [_loss_target(p.toks, {prediction})[1]] if t is not None}
+
+
 def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
            declared_families: tuple[str, ...] | None = None, declared_dim: str | None = None
            ) -> Notation:
@@ -182,7 +213,7 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     rename: dict[str, str] = {}
     functions: set[str] = set()
     aliases: set[str] = set()
-    output = logits = None
+    output = logits = in_loss = None
     indexed = {_letter(t) for block in rows for r in block for p in r.pieces if p
                for t, nxt in zip(p.toks, p.toks[1:]) if nxt.kind == "SUB" and _letter(t)}
     definitions = [(r, [p for p in r.pieces]) for block in rows for r in block
@@ -197,7 +228,10 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                 continue
             z = _softmax_logits(p.toks)
             if any(t.kind == "WORD" and t.value in ("log", "ln") for t in p.toks):
-                z = None  # L_i = −log(e^{f_{y_i}}/Σ_j e^{f_j}): a loss of the softmax, not it
+                # L_i = −log(e^{f_{y_i}}/Σ_j e^{f_j}): a loss of the softmax, not it — but f
+                # is the scores all the same, where the note names no softmax output
+                in_loss = in_loss or z
+                z = None
             if z is not None and output is not None and lhs[0] not in (output, z) and lhs[1]:
                 # a second softmax in the note's other letters (σ(A) first, then a_1 =
                 # e^{z_1}/(e^{z_1} + e^{z_2} + e^{z_3}) in an example): the same output
@@ -225,6 +259,11 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
             output, logits = name, z
         elif name not in (output, logits):
             aliases.add(name)
+    if output is not None:
+        # (not where the loss's label letter is itself a name of the output: y_1 = e^{z_1}/…
+        # in an example, −Σ y_i log ŷ_i after it — two letters are never merged into one)
+        aliases |= {h for h in _hatted_predictions(definitions, output)
+                    if not _labels_of(definitions, h) & (aliases | {output})}
     target = loss = None
     outputs = {output} | aliases if output is not None else set()
     # y_i(z_i) = e^{z_i}/Σ_k e^{z_k}, σ_i(𝐳) = …: the softmax's own entries, not a function
@@ -247,6 +286,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                         target = _loss_target(p.toks, outputs)[1]
     if output is None:  # ∂S_i/∂a_j = ∂/∂a_j (e^{a_i}/Σ_k e^{a_k}): S is that softmax
         output, logits = _differentiated_softmax(rows, _chained(definitions)) or (None, None)
+    if output is None and logits is None and in_loss and "x" not in _chained(definitions):
+        logits = in_loss  # (not where the note's own x_1 = g(x_2) would take x's place)
     if output is None and _sigma_is_softmax(rows):
         output = "sigma"
         logits = _inside_sigma(rows)
@@ -307,6 +348,13 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     # every pair may be dependent until the note says otherwise: independence is a hypothesis
     pairs = ((families[0], families[1]),) if len(families) >= 2 else ()
     pairs += tuple((a, b) for n, a in enumerate(scalars) for b in scalars[n + 1:])
+    # m = max_k z_k, M = \max_j z_j: a shift the note names, a real number (never an index)
+    shifts = {n[0] for r, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
+              if n is not None and not n[1] and len(n[0]) == 1 and any(
+                  t.kind == "WORD" and t.value in ("max", "min")
+                  for p in pieces[1:] if p is not None for t in p.toks)}
+    losses = [n for r, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
+              if n is not None and (n[0] in ("L", "calL") or rename.get(n[0]) == "L")]
     spread, square = _spread(rows, families, output)
     length = _length(rows, {k for k, v in rename.items() if v in ("x", "y", "t")} |
                      ({"x", "y", "t"} - set(rename)), families, dim)
@@ -318,7 +366,9 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                     indexed=frozenset((indexed | _in_products_of_vectors(rows))
                                       - set(families) - set(scalars) - set(capitals)
                                       - {"e", dim}),
-                    matrices=_two_indexed(rows, families))
+                    matrices=_two_indexed(rows, families),
+                    sample_loss=len({n[1] for n in losses}) == 2,
+                    constants=frozenset(shifts - set(families) - set(rename)))
 
 
 #: Words between two formulas that make them two names of one thing ("$a^{[L]}$，即 $\hat y$",
@@ -399,7 +449,7 @@ def prose_constants(texts: Sequence[str], notation: Notation) -> Notation:
         set(notation.scalars) | set(notation.functions) | {notation.dim, "e", "x", "y", "t", "L"}
     found = {m.group(1) or m.group(2) for text in texts for m in _CONSTANT.finditer(text)}
     found -= taken
-    return replace(notation, constants=frozenset(found)) if found else notation
+    return replace(notation, constants=notation.constants | found) if found else notation
 
 
 def _two_indexed(rows: Sequence[Sequence[Row]], families: tuple[str, ...]) -> frozenset[str]:

@@ -69,7 +69,7 @@ from sympy import (
 )
 from sympy import E as EULER
 
-from attncheck.verify.lexer import BOLD, LexError, Tok, tokenize
+from attncheck.verify.lexer import BOLD, CLASS_WORDS, UNITS, LexError, Tok, tokenize
 from derivations.model import Family, Model, dimension_symbol
 from derivations.operators import Cov, Dot, E, Var
 
@@ -82,6 +82,7 @@ __all__ = [
     "Notation",
     "ParseProblem",
     "Parser",
+    "class_index",
     "index_symbol",
     "prepare",
     "prose_in_place_of_math",
@@ -236,6 +237,9 @@ class Notation:
     spread_square: Expr | None = None
     #: letters the note's words call constants ("by a constant $c$", "常数 $C$"): real numbers
     constants: frozenset[str] = frozenset()
+    #: the note defines L_i apart from L (L = (1/N) Σ_i L_i + …): L_i is one sample's loss,
+    #: a name of its own, not L with a label
+    sample_loss: bool = False
 
     def spread_symbol(self) -> Expr:
         """σ as the parser reads it: a positive parameter, or its value when the note
@@ -378,6 +382,12 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
                 all(u.value in _UPPER_INDEX_LETTERS for u in toks[a + 2:a + 4]):
             # A^{ij} V^{jb}: indices written up (tensor notation), not a power i·j
             raise ParseProblem("upper indices (A^{ij}): index notation is not checked", t.start)
+        if t.kind == "TEXT" and out and out[-1].kind in ("NUMBER", "RPAR", "RBRACE") and \
+                UNITS.fullmatch(t.note.strip()):
+            # 2 × 32768² × 2 \text{ Bytes} = 137.4 \text{ GB}: the numbers mean nothing without
+            # their units, which verify does not convert
+            raise ParseProblem(f"a quantity in units ({t.note.strip()}): units are not checked",
+                               t.start)
         if t.kind == "TEXT":
             _words_in_place_of_math(t, out, toks[a + 1] if a + 1 < n else None)
         if t.kind == "LPAR" and sub_depth and out and out[-1].kind in ("LETTER", "NUMBER") and \
@@ -732,6 +742,23 @@ def _is_index(e: Any) -> bool:
                                     (e.is_integer and not e.has(Indexed)))
 
 
+def class_index(e: Any) -> Any:
+    r"""An index that names the correct class: f_{y_i} (CS231n: sample i's class y_i) or
+    p_{\text{target}} — one positive integer, read as an index letter of its own.
+
+    >>> class_index(IndexedBase("y")[index_symbol("i")])
+    y_i
+    >>> class_index(Symbol("target")), class_index(Symbol("pred"))
+    (target, pred)
+    """
+    if isinstance(e, Indexed) and len(e.indices) == 1 and isinstance(e.indices[0], Symbol) \
+            and e.indices[0].is_integer:
+        return index_symbol(f"{e.base.label}_{e.indices[0]}")
+    if isinstance(e, Symbol) and not e.is_integer and e.name in CLASS_WORDS:
+        return index_symbol(e.name)
+    return e
+
+
 def _split_indices(e: Any) -> list[Expr]:
     """``ij`` (a product of two index letters) → [i, j]; ``i+1`` stays one index."""
     if isinstance(e, Mul) and all(isinstance(a, Symbol) for a in e.args):
@@ -936,7 +963,7 @@ class _Build(Transformer_NonRecursive):
         return self._indicator(ch[1], str(ch[2]), ch[3], meta)
 
     def _indicator(self, a: Any, rel: str, b: Any, meta: Any) -> Expr:
-        a, b = self.v(a, meta), self.v(b, meta)
+        a, b = class_index(self.v(a, meta)), class_index(self.v(b, meta))
         if not (_is_index(a) and _is_index(b)):
             raise ParseProblem("an indicator compares two indices, e.g. \\mathbb{1}\\{i=j\\}",
                                _where(meta))
@@ -1048,6 +1075,7 @@ class _Build(Transformer_NonRecursive):
         indices = [index_symbol(x.name) if isinstance(x, Symbol) and len(x.name) == 1 and
                    x.name.isalpha() and not x.is_integer and x != self.dim else x
                    for item in idx.items if len(item) == 1 for x in _split_indices(item[0])]
+        indices = [class_index(x) for x in indices]
         name_of = base.name if isinstance(base, Symbol) else base.fallback.name \
             if isinstance(base, _Fn) and isinstance(base.fallback, Symbol) else None
         if name_of is not None and len(indices) == 1 and indices[0].is_Integer and \
@@ -1080,6 +1108,8 @@ class _Build(Transformer_NonRecursive):
                 raise ParseProblem("softmax(x)_i takes one index", where)
             return IndexedBase("y")[indices[0]]
         if isinstance(base, _Fn):
+            if base.name == "delta" and len(indices) == 1 and not idx.text.isdigit():
+                return base.coeff * IndexedBase("δ")[indices[0]]  # δ_i: backprop's error term
             if base.name == "delta":
                 if len(indices) != 2:
                     raise ParseProblem("Kronecker's delta takes two indices, as in \\delta_{ij}",
@@ -1115,6 +1145,8 @@ class _Build(Transformer_NonRecursive):
                 return self.model.family(idx.text).mean
             return self._component(name, indices, idx, meta, S.One)
         if isinstance(base, Expr) and base in (LOSS, LIKELIHOOD):
+            if self.n.sample_loss and len(indices) == 1 and isinstance(indices[0], Symbol):
+                return Symbol(f"L_{indices[0]}")
             return LOSS  # L_{CE}, L_i: the note's loss (a label on the name)
         if isinstance(base, Indexed):  # q_i then _m: a second index
             return base.base[tuple(base.indices) + tuple(indices)]
@@ -1146,6 +1178,8 @@ class _Build(Transformer_NonRecursive):
                 raise ParseProblem(f"{name}_{{{idx.text}}}: a component takes one index", where)
             return coeff * IndexedBase(name)[indices[0]]
         if name in ("L",):
+            if self.n.sample_loss and len(indices) == 1 and isinstance(indices[0], Symbol):
+                return coeff * Symbol(f"L_{indices[0]}")
             return coeff * LOSS
         if name in SOFTMAX_BASES and len(indices) == 2:
             # Y_{ic}, A_{ic}: sample i, class c — the checker keeps the class (the last index)
@@ -1167,8 +1201,19 @@ class _Build(Transformer_NonRecursive):
                 return base.base[m]
             if isinstance(base, _Vector):
                 return base.coeff * IndexedBase(base.name)[m]
+            if isinstance(base, Indexed) and all(a.is_Integer for a in base.indices):
+                # Z_2^{(i)}: entry i of layer 2's vector — two of them are two entries
+                return base.base[tuple(base.indices) + (m,)]
+            if isinstance(base, Indexed) and all(isinstance(a, Symbol) and not a.is_integer
+                                                 for a in base.indices):
+                # Y_{\text{pred}}^{(j)}: entry j of the vector the label names
+                label = "_".join(str(a) for a in base.indices)
+                return IndexedBase(f"{base.base.label}_{label}")[m]
             if isinstance(base, Indexed):
-                return base  # y^{(i)}: the i-th sample's label, as one quantity
+                return base  # y_k^{(i)}: sample i's entry k, as one quantity
+            if isinstance(base, Symbol) and base not in (LOSS, LIKELIHOOD) and \
+                    not base.is_integer:
+                return IndexedBase(base.name)[m]  # Y^{(j)}: entry j
             if isinstance(base, Symbol):
                 return base
         if isinstance(base, _Fn):  # E^2, \sigma^2, \log^2 x
@@ -1292,6 +1337,10 @@ class _Build(Transformer_NonRecursive):
                 raise ParseProblem("higher derivatives of σ", where)
         elif name in ("delta",):
             out = Symbol("delta") * x  # δ(…) here is a factor named δ
+        elif name in ("max", "min") and isinstance(x, Indexed) and len(x.indices) == 1 and \
+                isinstance(x.indices[0], Symbol):
+            # max(z_i): the largest entry, over every i — no case on i may touch it
+            out = Function(name)(x.base)
         elif f.primes:
             g = Function(name)
             out = Derivative(g(x), x) if isinstance(x, Symbol) else Function(name + "'")(x)
@@ -1685,9 +1734,17 @@ class _Build(Transformer_NonRecursive):
             power = self.v(ss["sup"], meta)
         if word in ("Var", "var", "Cov", "cov"):
             raise ParseProblem(f"{word} needs its argument in parentheses", _where(meta))
+        if word in ("max", "min") and ss is not None and "sub" in ss and "sup" not in ss:
+            return _Fn(word)  # \max_k z_k: the largest entry (applied to what follows)
         if word in _OPTIMIZERS:
             raise ParseProblem(f"{word} (an optimisation or a limit, not a value) is not "
                                "checked", _where(meta))
+        if word in ("head", "Attention", "MultiHead", "Concat") and ss is not None and \
+                "sub" in ss and "sup" not in ss and isinstance(ss["sub"], _Index) and \
+                ss["sub"].text:
+            return Symbol(f"{word}_{ss['sub'].text}")  # head_i: the i-th head, a name
+        if word in CLASS_WORDS and ss is None:  # [i = \text{target}]: the class's index
+            return class_index(Symbol(word))
         return _Fn(word, power=power)
 
     def sqrt(self, meta: Any, ch: list[Any]) -> Expr:
@@ -1712,6 +1769,10 @@ class _Build(Transformer_NonRecursive):
         where = _where(meta)
         random = any(str(x.base.label) in self.families for x in body.atoms(Indexed))
         default_hi = self.dim if random else self._length()
+        if lim and isinstance(lim.get("sub"), _Index) and not lim["sub"].items and (
+                "sup" not in lim or lim["sup"] == Integer(1)):
+            # \sum_{}^{} e^{x[k]}: limits left empty (^{} reads as 1), as no limits at all
+            lim = None
         hi = self.v(lim["sup"], meta) if lim and "sup" in lim else default_hi
         if isinstance(hi, Symbol) and hi.name == self.dim.name:
             hi = self.dim

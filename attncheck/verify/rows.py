@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from attncheck.verify.lexer import Tok
+from attncheck.verify.lexer import UNITS, Tok
 
 __all__ = ["CASE_WORD", "CONNECTIVES", "DEFINING_WORDS", "Piece", "Row", "lists_components",
            "split_rows"]
@@ -130,8 +130,10 @@ def _unwrap(toks: list[Tok]) -> tuple[list[Tok], str]:
     """The body of the row environments wrapping the whole block, and the innermost name."""
     env = ""
     while True:
-        while toks and toks[0].kind in ("LBRACE",) and toks[-1].kind == "RBRACE" and \
-                _depth_walk(toks)[-1] == 1:
+        # ${\begin{aligned} … \end{aligned}}$$: a group around the whole block (the first
+        # brace's partner is the last token)
+        while len(toks) >= 2 and toks[0].kind == "LBRACE" and toks[-1].kind == "RBRACE" and \
+                all(d > 0 for d in _depth_walk(toks)[1:-1]):
             toks = toks[1:-1]
         if len(toks) >= 2 and toks[0].kind == "BEGIN" and toks[-1].kind == "END" and \
                 toks[0].value.rstrip("*") in ROW_ENVS and toks[0].value.rstrip("*") != "array":
@@ -317,8 +319,15 @@ _IN_WORDS = {"LETTER", "GREEK", "COMMA", "SUB", "NUMBER"}
 _OPENING_WORDS = re.compile(r"[(（]|(?:当|若|如果)|(?:since|when|if|by|as)\b", re.IGNORECASE)
 
 
+def _words_in(toks: Sequence[Tok]) -> list[Tok]:
+    r"""The TEXT tokens that are words, not a subscript's label (Y_{	ext{pred}})."""
+    return [t for n, t in enumerate(toks) if t.kind == "TEXT" and not (
+        (n >= 1 and toks[n - 1].kind == "SUB") or
+        (n >= 2 and toks[n - 1].kind == "LBRACE" and toks[n - 2].kind == "SUB"))]
+
+
 def _is_reason_group(toks: Sequence[Tok]) -> bool:
-    return bool(toks) and any(t.kind == "TEXT" for t in toks) and all(
+    return bool(_words_in(toks)) and all(
         t.kind in ("TEXT", "LETTER", "GREEK", "SUB", "SUP", "LBRACE", "RBRACE", "NUMBER",
                    "REL", "COMMA", "WORD", "PERIOD", "COLON", "QUAD", "LPAR", "RPAR", "EXPECT",
                    "CDOT", "PLUS", "MINUS", "SEMI")
@@ -336,6 +345,8 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
         if last.kind == "TEXT":
             if len(toks) >= 2 and toks[-2].kind in _BINARY:
                 break  # -0.1 \cdot \text{W update}: the words are the operand, not a reason
+            if len(toks) >= 2 and toks[-2].kind == "NUMBER" and UNITS.fullmatch(last.note.strip()):
+                break  # 137.4 \text{ GB}: a unit, the parser's to refuse
             reasons.insert(0, last.note.strip().strip("()（）").strip())
             toks = toks[:-1]
             # \text{（当 }X,Y\text{ 独立时）}: a little math inside the words is theirs too
@@ -356,7 +367,7 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
             inner = toks[k + 1:-1]
             if toks[k].kind == "LPAR" and _is_reason_group(inner) and (
                     k == 0 or toks[k - 1].kind in ("QUAD", "TEXT", "COMMA", "PERIOD")
-                    or any(t.kind == "TEXT" and len(t.note) > 3 for t in inner)):
+                    or any(len(t.note) > 3 for t in _words_in(inner))):
                 reasons.insert(0, _words(inner))
                 toks = toks[:k]
                 continue
@@ -397,9 +408,20 @@ def is_index_condition(toks: Sequence[Tok]) -> bool:
             any(t.kind == "ELLIPSIS" for t in sides[1]) and \
             all(t.kind in ("NUMBER", "LETTER", "ELLIPSIS") for t in sides[1]):
         return True  # i = 1, …, C: the range of an index
+    if rel in ("=", "≠") and any(_is_class_index(s) for s in sides) and any(
+            len(s) == 1 and s[0].kind == "LETTER" and s[0].value in _INDEX_LETTERS
+            for s in sides):
+        return True  # j ≠ y_i: sample i's class (CS231n's f_{y_i})
     return all(len(s) == 1 and (s[0].kind == "NUMBER" or (s[0].kind == "LETTER" and
                s[0].value in _INDEX_LETTERS)) for s in sides) and any(
         s[0].kind == "LETTER" for s in sides)
+
+
+def _is_class_index(side: Sequence[Tok]) -> bool:
+    """``y_i``, ``y_{i}``: an entry that names a class, as an index of the scores."""
+    kinds = [t.kind for t in side if t.kind not in ("LBRACE", "RBRACE")]
+    return kinds == ["LETTER", "SUB", "LETTER"] and side[-1].kind in ("LETTER", "RBRACE") and \
+        side[-1 if side[-1].kind == "LETTER" else -2].value in _INDEX_LETTERS
 
 
 def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None]]:
@@ -417,8 +439,13 @@ def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None]]:
             parts[-1].append(t)
     out: list[tuple[list[Tok], Piece | None]] = []
     for p, sep in zip(parts, seps):
+        if len(p) >= 2 and p[0].kind == "TEXT" and p[1].kind == "REL" and \
+                re.fullmatch(r"[A-Za-z][A-Za-z_]{0,30}", p[0].note.strip()):
+            # "e^{0.1} = 1.105, \text{sum} = 11.212": the word names what the equation gives
+            p = [Tok("LETTER", p[0].note.strip(), p[0].start, p[0].end)] + p[1:]
         core = [t for n, (t, d) in enumerate(zip(p, _depth_walk(p)))
-                if not (t.kind == "TEXT" and d == 0) or _names_a_function(p, n)]
+                if not (t.kind == "TEXT" and d == 0) or _names_a_function(p, n)
+                or (n > 0 and p[n - 1].kind == "NUMBER" and UNITS.fullmatch(t.note.strip()))]
         if not core:
             continue
         rels = _relations_at_top(core)

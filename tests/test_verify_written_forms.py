@@ -1,0 +1,206 @@
+r"""Forms the seventh corpus batch met on first contact, each read in general: an entry
+written with an upper index (Z_2^{(i)}, Y_{\text{pred}}^{(j)}), a shift m = \max_k z_k, a
+worked example's decimals on one side only, units after numbers, words inside an HTML <div>,
+\mathbb{V}ar, \left|…\right|, an error term δ_i, an aligned block wrapped in braces, and
+"lna" typed without a space.  Each true reading has a wrong twin that must be rejected (or,
+where the note's meaning cannot be read, is not judged at all)."""
+
+from __future__ import annotations
+
+import pytest
+
+from attncheck.verify import verify_text
+
+
+def _steps(text: str) -> list[tuple[str, str]]:
+    r = verify_text(text, "n.md", numeric=False)
+    return [(s.status.value, s.note or s.reason) for s in r.steps if s.kind == "claim"]
+
+
+def _claims(text: str) -> list[str]:
+    return [status for status, _ in _steps(text)]
+
+
+_UPPER = ("$$\nY_{\\text{pred}}^{(j)} = \\frac{e^{Z_2^{(j)}}}{\\sum_{c=1}^{C} e^{Z_2^{(c)}}}\n$$\n\n"
+          "$$\n\\frac{\\partial Y_{\\text{pred}}^{(j)}}{\\partial Z_2^{(i)}} = {rhs}\n$$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("Y_{\\text{pred}}^{(j)} \\left( \\delta_{ij} - Y_{\\text{pred}}^{(i)} \\right)", "holds"),
+    ("Y_{\\text{pred}}^{(j)} \\cdot \\left( \\delta_{ij} - Y_{\\text{pred}}^{(i)} \\right)", "holds"),
+    ("Y_{\\text{pred}}^{(j)} \\left( \\delta_{ij} - Y_{\\text{pred}}^{(j)} \\right)", "fails"),
+    # the Jacobian is symmetric: the entries' roles may swap
+    ("Y_{\\text{pred}}^{(i)} \\left( \\delta_{ij} - Y_{\\text{pred}}^{(j)} \\right)", "holds"),
+    ("Y_{\\text{pred}}^{(j)} \\left( \\delta_{ij} + Y_{\\text{pred}}^{(i)} \\right)", "fails"),
+])
+def test_entries_written_with_an_upper_index(rhs: str, status: str) -> None:
+    # (j) and (i) are two entries of layer 2's vector: never one quantity; and a bracket
+    # with a \text label in it is a factor, not the row's reason
+    assert _claims(_UPPER.replace("{rhs}", rhs)) == [status]
+
+
+_SHIFT = ("Let $p_i = \\frac{{e^{{z_i}}}}{{\\sum_k e^{{z_k}}}}$ and $m = \\max_k z_k$.\n\n"
+          "$$\n{claim}\n$$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("p_i = \\frac{e^{z_i - m}}{\\sum_k e^{z_k - m}}", "holds"),
+    ("p_i = \\frac{e^{z_i - m}}{\\sum_k e^{z_k}}", "fails"),
+    ("\\log p_i = z_i - m - \\log \\sum_k e^{z_k - m}", "holds"),
+    ("\\log p_i = z_i - \\log \\sum_k e^{z_k - m}", "fails"),
+    # under a derivative the largest entry moves with z: not taken for a constant
+    ("\\frac{\\partial}{\\partial z_j} (z_i - m) = \\delta_{ij}", "not-checked"),
+])
+def test_a_shift_by_the_largest_score(claim: str, status: str) -> None:
+    assert _claims(_SHIFT.format(claim=claim)) == [status]
+
+
+_EXAMPLE = ("$$ \\begin{{aligned}} e^{{2.0}} &= 7.389, & e^{{1.0}} &= 2.718 \\end{{aligned}} $$\n\n"
+            "$$ p_{{\\text{{dog}}}} = \\tfrac{{2.718}}{{7.389 + 2.718}} $$\n\n"
+            "$$ {claim} $$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    # 2.718/10.107 = 0.26892…: 0.269 is its rounding, wherever the decimal stands
+    ("-\\log p_{\\text{dog}} = -\\log(0.269)", "holds"),
+    ("-\\log p_{\\text{dog}} = -\\log(0.279)", "fails"),
+    # both sides written: −log(0.269) = 1.31302…, so 1.313 holds and 1.318 does not
+    ("-\\log(0.269) = 1.313", "holds"),
+    ("-\\log(0.269) = 1.318", "fails"),
+])
+def test_a_worked_examples_decimals(claim: str, status: str) -> None:
+    assert _claims(_EXAMPLE.format(claim=claim))[-1] == status
+
+
+@pytest.mark.parametrize("text,status", [
+    ("$$ \\text{Memory} = 2 \\times 1024 \\times 1024 \\text{ Bytes} = 2 \\text{ MB} $$\n",
+     "not-read"),
+    ("$$ \\text{Memory} = 2 \\times 1024 \\times 1024 = 2097152 $$\n", "holds"),
+    ("$$ \\text{Memory} = 2 \\times 1024 \\times 1024 = 2 $$\n", "fails"),
+])
+def test_numbers_with_units_are_not_compared_bare(text: str, status: str) -> None:
+    steps = _steps(text)
+    assert [s for s, _ in steps] == [status]
+    if status == "not-read":
+        assert "units" in steps[0][1]
+
+
+@pytest.mark.parametrize("words,status", [
+    ("When $y$ is one-hot on the true class $c$, every term but one vanishes.", "holds-given"),
+    ("Every term is kept.", "fails"),
+])
+def test_words_inside_an_html_block_are_read(words: str, status: str) -> None:
+    text = ("$$ p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n"
+            '<div class="definition">\n'
+            "The loss is\n"
+            "$$ L = -\\sum_{i=1}^{K} y_i \\log p_i . $$\n"
+            f"{words}\n</div>\n\n$$ L = -\\log p_c $$\n")
+    assert _claims(text) == [status]
+
+
+def test_an_entry_named_by_a_word_beside_a_sum_is_not_judged() -> None:
+    # which index "dog" is, and so where the label's 1 stands, the note says in words
+    text = ("$$ p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n"
+            "$$ L = -\\sum_{i=1}^{K} y_i \\log p_i $$\n\n$$ L = -\\log p_{\\text{dog}} $$\n")
+    steps = _steps(text)
+    assert steps[-1][0] == "not-checked" and "dog" in steps[-1][1]
+
+
+@pytest.mark.parametrize("rhs,status", [("d", "holds-given"), ("d^2", "fails")])
+def test_a_double_struck_v_before_ar(rhs: str, status: str) -> None:
+    text = ("Assume the components are independent, with mean 0 and variance 1.\n\n"
+            f"$$ \\mathbb{{V}}ar[q \\cdot k] = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("0", "holds-given"), ("1", "fails")])
+def test_an_absolute_value_written_with_left_and_right(rhs: str, status: str) -> None:
+    # \left| … \right| closes what it opened: |E[q_i k_i]|, not a bar of evaluation
+    text = ("Assume the components are independent, with mean 0 and variance 1.\n\n"
+            f"$$ \\left| E[q_i k_i] \\right| = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("y_1(a_1 - 1)", "holds"), ("y_1(1 - a_1)", "fails")])
+def test_an_aligned_block_wrapped_in_braces(rhs: str, status: str) -> None:
+    text = ("$$ a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n"
+            "$${\\begin{aligned}\n"
+            "-y_1+a_1 y_1 & = a_1 y_1 - y_1 \\\\\\\\\n"
+            f"& = {rhs}\n"
+            "\\end{aligned}}$$\n")
+    assert _claims(text) == ["holds", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\frac{y_1}{a_1}", "holds"),
+                                        ("\\frac{y_1}{a_1}", "fails")])
+def test_ln_typed_against_its_argument(rhs: str, status: str) -> None:
+    # "y_1lna_1" is y_1 ln a_1, as the note's reader sees it — not y_1·l·n·a_1
+    text = ("$$ a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n"
+            "$$ loss = -(y_1lna_1 + y_2lna_2) $$\n\n"
+            f"$$ \\frac{{\\partial loss}}{{\\partial a_1}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("y_i - a_i", "holds"), ("a_i - y_i", "fails")])
+def test_an_error_term_with_one_index_is_a_name(rhs: str, status: str) -> None:
+    text = ("$$ a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n$$ \\delta_i = -(a_i - y_i) $$\n\n"
+            f"$$ \\delta_i = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("y_1(a_1 - 1)", "holds"), ("y_1(1 - a_1)", "fails")])
+def test_entry_one_alone_does_not_make_a_vector_of_length_one(rhs: str, status: str) -> None:
+    # a_1 y_1 − y_1 writes entry 1 only: the softmax still has n entries (at n = 1 every
+    # output is 1, and the wrong twin would "hold")
+    text = "$$ a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n" f"$$ a_1 y_1 - y_1 = {rhs} $$\n"
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("1", "holds"), ("a_1", "fails")])
+def test_entries_one_to_three_written_out_make_the_length_three(rhs: str, status: str) -> None:
+    text = ("$$ a_1 = \\frac{e^{z_1}}{e^{z_1} + e^{z_2} + e^{z_3}} $$\n\n"
+            f"$$ a_1 + a_2 + a_3 = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\hat y_{i} - y_{i}", "holds-given"),
+                                        ("y_{i} - \\hat y_{i}", "fails")])
+def test_the_loss_names_the_softmax_output_with_a_hat(rhs: str, status: str) -> None:
+    # the softmax is σ(z)_{i}; the loss writes ŷ, never defined: the prediction is σ(z)
+    text = ("$$ \\sigma(\\mathbf{z})_{i} = \\frac{e^{z_{i}}}{\\sum_{j=1}^{K} e^{z_{j}}} $$\n\n"
+            "$$ L = - \\sum_{i} y_{i} \\log(\\hat y_{i}) $$\n\nThe label is one-hot.\n\n"
+            f"$$ \\frac{{\\partial L}}{{\\partial z_i}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("tag,status", [("mathjax", "holds"), ("nomath", None)])
+def test_hexo_math_tags_are_displays(tag: str, status: str | None) -> None:
+    text = ("<div>\n\t{% " + tag + " %}\n\t\\displaylines{\\frac{e^{z_1}}{e^{z_1}+e^{z_2}} "
+            "&= \\frac{1}{1+e^{z_2-z_1}}}\n\t{% end" + tag + " %}\n</div>\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == ([status] if status else [])
+
+
+def test_a_shape_before_a_definition_does_not_make_it_a_claim() -> None:
+    # K ∈ ℝ^{n×d_k} says what K is; K = XW^K after it defines K (a claim would "fail")
+    text = ("其中 $Q \\in \\mathbb{R}^{n \\times d_k}$，$K \\in \\mathbb{R}^{n \\times d_k}$。\n\n"
+            "$$\nQ = XW^Q, \\quad K = XW^K\n$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps] == ["definition", "definition"]
+
+
+@pytest.mark.parametrize("second,status", [
+    ("## 3.4 Another cost\n\n$$ \\delta_i = a_i (1-a_i) (y_i - a_i) $$\n", "not-checked"),
+    ("$$ \\delta_i = a_i (1-a_i) (y_i - a_i) $$\n", "fails"),  # same section: a claim
+])
+def test_a_name_defined_again_under_a_new_heading(second: str, status: str) -> None:
+    text = ("## 3.3 Cross-entropy\n\n$$ a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n"
+            "$$ \\delta_i = -(a_i - y_i) $$\n\n" + second)
+    assert _claims(text) == [status]
+
+
+def test_a_function_applied_is_not_a_name_to_define() -> None:
+    # log(C) = −max(z) says what C is chosen to be; it does not redefine log
+    text = ("$$ p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\nWe choose $log(C) = -max(z)$.\n\n"
+            "$$ -\\log p_i = -z_i + \\log \\sum_k e^{z_k} $$\n")
+    assert _claims(text)[-1] == "holds"
