@@ -651,6 +651,8 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
      r"\1 用一个词来指称分量：它是哪个下标，verify 没有读出"),
     ((r"^the note defined (.+) otherwise under an earlier heading \(line (\d+)\): a new meaning "
       r"here, or a claim\?$"), r"笔记在前面的标题下（第 \2 行）对 \1 另有定义：这里是新的含义，还是一个断言？"),
+    ((r"^the note defined (.+) anew in place \(line (\d+)\): a new meaning here, or a claim\?$"),
+     r"笔记在第 \2 行就地重新定义了 \1：这里是新的含义，还是一个断言？"),
     (r"^an expression is missing here$", "这里缺少表达式"),
     (r"^expected an expression after (.+)$", r"\1 之后应有表达式"),
 )

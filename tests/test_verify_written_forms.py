@@ -306,3 +306,36 @@ def test_a_name_used_before_is_defined_where_first_given_a_value(rhs: str, statu
     text = ("$$ L = -\\sum_i t_i \\log \\hat{y}_i $$\n\n" f"$$ \\hat{{y}}_i = {rhs} $$\n")
     r = verify_text(text, "n.md", numeric=False)
     assert [s.status.value for s in r.steps] == ["definition", status]
+
+
+_IID_ZH = "假设 $Q$ 和 $K$ 的每个元素都是独立同分布的随机变量，均值为 0，方差为 1。\n\n"
+
+
+@pytest.mark.parametrize("rhs,status", [("d_k", "holds-given"), ("d_k^2", "fails")])
+def test_an_obsidian_display_opened_at_the_end_of_a_line(rhs: str, status: str) -> None:
+    # "对于点积 …：$$⏎…$$由于 …": MathJax shows a display whatever words touch its $$
+    text = (_IID_ZH + "对于点积 $QK^T = \\sum_{i=1}^{d_k} q_i k_i$：$$\n"
+            f"\\text{{Var}}(QK^T) = {rhs}$$由于 $q_i$ 和 $k_i$ 独立。\n")
+    assert _claims(text)[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\frac{\\text{Var}(QK^T)}{\\text{scale}^2}", "holds"),
+    ("\\text{Var}(QK^T)", "not-checked"),  # dropping the word would make this "hold"
+])
+def test_a_word_in_a_denominator_is_a_name(rhs: str, status: str) -> None:
+    text = (_IID_ZH + "对于点积 $QK^T = \\sum_{i=1}^{d_k} q_i k_i$。\n\n"
+            f"$$ \\text{{Var}}\\left(\\frac{{QK^T}}{{\\text{{scale}}}}\\right) = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_name_rescaled_in_place_is_not_judged_after() -> None:
+    # step 2 of an algorithm, S = S/√d_k, then "S = QK^T" in the explanation: which S?
+    text = (_IID_ZH + "对于点积 $QK^T = \\sum_{i=1}^{d_k} q_i k_i$。\n\n"
+            "$$ \\text{Var}(q_i k_i) = 1 $$\n\n"
+            "1. **打分**：$S = QK^T$\n\n2. **缩放**：$S = S / \\sqrt{d_k}$\n\n"
+            "**解释**\n- **$S = QK^T$**：相似度矩阵。\n")
+    r = verify_text(text, "n.md", numeric=False, inline=True)
+    steps = [(s.kind, s.status.value, s.note) for s in r.steps]
+    assert steps[-2][0] == "definition"  # the update is an assignment, not S = S/√d_k
+    assert steps[-1][1] == "not-checked" and "anew in place" in steps[-1][2], steps

@@ -427,6 +427,16 @@ def _prose_in_code(content: str) -> bool:
 _AFTER_DISPLAY = re.compile(r"[\s$.,，。:：;；!！?？)）]*")
 
 
+def _opens_its_line(content: str) -> bool:
+    r"""``…得到：$$⏎\text{Var}(QK^T) = …$$由于 …`` (Obsidian, Typora): a $$ that ends its line
+    (or opens an environment of rows) opens a display, whatever words touch its closing $$.
+
+    >>> _opens_its_line("\na = b\n"), _opens_its_line("y_i = 1")
+    (True, False)
+    """
+    return re.match(r"[ \t]*(\r?\n|\\begin\s*\{)", content) is not None and content.strip() != ""
+
+
 def _own_line(raw: str, lo: int, hi: int, newlines: Sequence[int] | None = None,
               before: int = -1) -> bool:
     r"""Whether the $$…$$ around raw[lo:hi] stands on its own line(s) — a display — or sits
@@ -520,8 +530,8 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
                 raw) is not None
             out.append(Math(where.offset(at), child.content, sub,
                             display=child.type == "math_inline_double" and not kramdown
-                            and _own_line(raw, at, at + len(child.content), newlines,
-                                          previous),
+                            and (_own_line(raw, at, at + len(child.content), newlines,
+                                           previous) or _opens_its_line(child.content)),
                             alone=alone))
             previous = cursor
         elif child.type == "html_inline":

@@ -142,9 +142,10 @@ class Step:
     premise: tuple[Link, Link] | None = None
     lead: str = ""
     aliases: tuple[tuple[Expr, Expr], ...] = ()
-    #: the file offset of an earlier definition of the name on the left, under another
-    #: heading (δ_i := … in § 3.3, "δ_i = …" in § 3.4): a new meaning, or a claim?
-    restates: int | None = None
+    #: an earlier definition of the name on the left that makes this step ambiguous — its
+    #: file offset, and "heading" (δ_i := … in § 3.3, "δ_i = …" in § 3.4) or "update" (S is
+    #: rescaled, S = S/√d_k, before "S = QK^T"): a new meaning, or a claim?
+    restates: tuple[int, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -502,6 +503,8 @@ class _Builder:
         #: file offsets of the note's headings, and where each name was defined
         self.headings: Sequence[int] = ()
         self.defined_at: dict[str, int] = {}
+        #: names rescaled in place (S = S/√d_k), and where
+        self.updated: dict[str, int] = {}
 
     # -- names seen so far: a name's first appearance on the left is its definition ------
     def _see(self, link: Link) -> None:
@@ -668,6 +671,9 @@ class _Builder:
                 self._define(step)
                 if isinstance(left.value, Expr) and _is_name(left.value):
                     self.defined_at[_name_key(left.value)] = block.offset(left.start)
+                    if isinstance(right.value, Expr) and right.value != left.value and \
+                            right.value.has(left.value):
+                        self.updated[_name_key(left.value)] = block.offset(left.start)
                 if isinstance(right.value, Expr):
                     names = {_name_key(x) for x in right.value.atoms(Indexed)} - self.seen
                     earlier = self.introduced[1] if self.introduced[0] is block else set()
@@ -693,14 +699,17 @@ class _Builder:
             return False  # the scores and the label are given, never derived
         return not (isinstance(lv, Symbol) and lv.is_integer)
 
-    def _restates(self, left: Link) -> int | None:
-        """Where the name on the left was defined under an earlier heading, if it was."""
+    def _restates(self, left: Link) -> tuple[int, str] | None:
+        """Where the name on the left was updated, or defined under an earlier heading."""
         if not (isinstance(left.value, Expr) and _is_name(left.value)):
             return None
-        at = self.defined_at.get(_name_key(left.value))
+        key = _name_key(left.value)
+        if key in self.updated:
+            return self.updated[key], "update"
+        at = self.defined_at.get(key)
         here = left.block.offset(left.start)
         if at is not None and any(at < h < here for h in self.headings):
-            return at
+            return at, "heading"
         return None
 
     def _expression_alone(self, block: Math, lead: str = "") -> None:
@@ -837,6 +846,9 @@ class _Builder:
         if n == 0 and not self.current and lv is not None and _is_name(lv) and \
                 self.introduced[0] is left.block and _name_key(lv) in self.introduced[1]:
             return "definition"  # E = y_1 + y_2 ⏎ y_1 = s_1 s_2: the parts defined in turn
+        if n == 0 and not self.current and isinstance(lv, Symbol) and not lv.is_integer and \
+                isinstance(rv, Expr) and rv != lv and rv.has(lv) and len(row.relations) == 1:
+            return "definition"  # S = S/√d_k: step 2 of an algorithm rescales S (an update)
         if n == 0 and not self.current and lv is not None and _is_name(lv):
             # a random component (q_i) is the model's, not a new name: only said words define it
             # (a name used before but never given a value — ŷ_i in the loss, then

@@ -1071,12 +1071,15 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                                  n, dset, model), lhs=lhs, rhs=rhs)
     if step.restates is not None and status is StepStatus.FAILS:
         # δ_i := −(a_i − y_i) under one heading, δ_i = a_i(1 − a_i)(y_i − a_i) under the next
-        # (another cost): a name given a new meaning, or a wrong claim — the words decide
-        at = ctx.source.location(step.restates)
+        # (another cost), or S rescaled in place before "S = QK^T": a name given a new
+        # meaning, or a wrong claim — the words decide
+        at = ctx.source.location(step.restates[0])
+        how = "otherwise under an earlier heading" if step.restates[1] == "heading" else \
+            "anew in place"
         return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: the note "
-                                 f"defined {step.lhs.source.strip()} otherwise under an earlier "
-                                 f"heading (line {at.line}): a new meaning here, or a claim?",
-                                 n, dset, model), lhs=lhs, rhs=rhs)
+                                 f"defined {step.lhs.source.strip()} {how} (line {at.line}): "
+                                 "a new meaning here, or a claim?", n, dset, model),
+                       lhs=lhs, rhs=rhs)
     if particular and status is StepStatus.FAILS:
         # E := e^{z_1} + e^{z_2} + e^{z_3} from the note's three-class example, put into a
         # step about a general z_i: the note meant its general E there, which it only named

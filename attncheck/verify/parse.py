@@ -423,6 +423,14 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
             out.append(Tok("LETTER", f"{base.value}{mark}{t.note}", base.start, toks[a + 1].end))
             skip.add(a + 1)
             continue
+        if t.kind == "TEXT" and re.fullmatch(r"[A-Za-z]{2,}", (t.note or "").strip()) and \
+                not (len(out) >= 2 and out[-2].kind in ("SUB", "SUP")) and \
+                (not out or out[-1].kind in _OPERATOR | {"LPAR", "LBRACE", "LSQB"}) and \
+                (a + 1 >= n or toks[a + 1].kind in _OPERATOR | {"RPAR", "RBRACE", "RSQB"}):
+            # \frac{QK^T}{\text{scale}}: a word standing as the operand is a name (dropped,
+            # the fraction would read QK^T/1)
+            out.append(Tok("LETTER", t.note.strip(), t.start, t.end))
+            continue
         label = _upper_label(toks, a) if t.kind == "SUP" and out and out[-1].kind in (
             "LETTER", "GREEK") and out[-1].value != "e" and not (
                 len(out) >= 2 and out[-2].kind == "SUB") else None
