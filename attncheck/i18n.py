@@ -645,11 +645,14 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
       r"length is not said$"), "用字母命名的分量写开的求和（z_a + z_b + z_c）：没有说明向量的长度"),
     (r"^(.+): a capital subscript names a layer \(a whole vector\), not an entry$",
      r"\1：大写下标表示一层（整个向量），不是一个分量"),
+    (r"^entries of samples (.+) \(upper indices\) read as one$", r"样本 \1 的分量（上标）被读成了同一个量"),
     (r"^a quantity in units \((.+)\): units are not checked$", r"带单位的量（\1）：不检查单位"),
     (r"^(.+) names an entry by a word: which index it is, verify did not read$",
      r"\1 用一个词来指称分量：它是哪个下标，verify 没有读出"),
     ((r"^the note defined (.+) otherwise under an earlier heading \(line (\d+)\): a new meaning "
       r"here, or a claim\?$"), r"笔记在前面的标题下（第 \2 行）对 \1 另有定义：这里是新的含义，还是一个断言？"),
+    ((r"^the note defined (.+) anew in place \(line (\d+)\): a new meaning here, or a claim\?$"),
+     r"笔记在第 \2 行就地重新定义了 \1：这里是新的含义，还是一个断言？"),
     (r"^an expression is missing here$", "这里缺少表达式"),
     (r"^expected an expression after (.+)$", r"\1 之后应有表达式"),
 )

@@ -204,3 +204,138 @@ def test_a_function_applied_is_not_a_name_to_define() -> None:
     text = ("$$ p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\nWe choose $log(C) = -max(z)$.\n\n"
             "$$ -\\log p_i = -z_i + \\log \\sum_k e^{z_k} $$\n")
     assert _claims(text)[-1] == "holds"
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("p_k^{(i)} - p_k^{(j)} = 0", "not-checked"),  # two samples read as one: never "holds"
+    ("p_k^{(i)} = \\frac{e^{z_k^{(i)}}}{\\sum_j e^{z_j^{(i)}}}", "holds"),
+    ("p_k^{(i)} = \\frac{e^{z_k^{(i)}}}{\\sum_j e^{z_j^{(i)}}} + 1", "fails"),
+])
+def test_entries_of_two_samples_are_never_one(claim: str, status: str) -> None:
+    text = ("$$ p_k^{(i)} = \\frac{e^{z_k^{(i)}}}{\\sum_j e^{z_j^{(i)}}} $$\n\n"
+            f"$$ {claim} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("wrapped", [
+    "{{< texd `\\begin{aligned} y_1 + y_2 &= 1 - y_3 \\end{aligned}` >}}",
+    "`$$\ny_1 + y_2 = 1 - y_3\n$$`",
+])
+@pytest.mark.parametrize("sign,status", [("-", "holds"), ("+", "fails")])
+def test_hugo_displays(wrapped: str, sign: str, status: str) -> None:
+    # a Hugo shortcode, or $$ in backticks (the theme's way to keep Markdown off the TeX)
+    text = ("$$ y_1 = \\frac{e^{x_1}}{e^{x_1} + e^{x_2} + e^{x_3}} $$\n\n" +
+            wrapped.replace("1 - y_3", f"1 {sign} y_3") + "\n")
+    assert _claims(text)[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [("1 - y_i", "holds"), ("1 + y_i", "fails")])
+def test_substack_limits(rhs: str, status: str) -> None:
+    text = ("$$ y_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}} $$\n\n"
+            f"$$ \\sum_{{\\substack{{j=1 \\\\ j \\neq i}}}}^n y_j = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{1}{1 + e^{-20}}", "holds"),
+                                        ("\\frac{1}{1 + e^{-21}}", "fails")])
+def test_numbers_with_powers_of_e(rhs: str, status: str) -> None:
+    # e^{20}/(e^{20} + e^0) = 1/(1 + e^{-20}): equal once the powers of e are combined
+    assert _claims(f"$$ \\frac{{e^{{20}}}}{{e^{{20}} + e^{{0}}}} = {rhs} $$\n") == [status]
+
+
+@pytest.mark.parametrize("case,rhs,status", [
+    ("1. $y_i = j$:", "\\frac{e^{s_j}}{\\sum_k e^{s_k}} - 1", "holds"),
+    ("1. $y_i = j$:", "\\frac{e^{s_j}}{\\sum_k e^{s_k}}", "fails"),
+    ("2. $y_i \\neq j$", "\\frac{e^{s_j}}{\\sum_k e^{s_k}}", "holds"),
+])
+def test_a_case_on_the_class_as_a_list_item(case: str, rhs: str, status: str) -> None:
+    text = ("$$ L_i = -\\log \\frac{e^{s_{y_i}}}{\\sum_k e^{s_k}} $$\n\n"
+            f"{case}\n\n   $$\n   \\frac{{\\partial L_i}}{{\\partial s_j}} = {rhs}\n   $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\log(P_i)", "holds"), ("\\log(P_i)", "fails")])
+def test_words_before_a_colon_label_the_row(rhs: str, status: str) -> None:
+    text = ("$$ Softmax: P_i = \\frac{e^{s_i}}{\\sum_j e^{s_j}} $$\n\n"
+            "$$ Cross Entropy Loss: L_i = -\\log(P_i) $$\n\n"
+            f"$$ L_i = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_clause_in_words_after_a_comma_is_not_math() -> None:
+    text = ("$$ y_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}} $$\n\n"
+            "$$ H = -\\sum_i t_i \\log y_i, 其中t_i是one-hot向量 $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["definition", "definition"]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\frac{\\text{Var}(q \\cdot k)}{\\text{scale}^2} \\cdot \\text{scale}^2 = d", "holds-given"),
+    ("\\frac{\\text{Var}(q \\cdot k)}{\\text{scale}^2} \\cdot \\text{scale}^2 = d^2", "fails"),
+])
+def test_a_word_with_a_power_is_a_name(claim: str, status: str) -> None:
+    text = ("Assume the components are independent, with mean 0 and variance 1.\n\n"
+            f"$$ {claim} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("p^{\\text{new}} - p^{\\text{old}} = 0", "not-checked"),  # two names, never one p
+    ("m^{(new)} - m^{(old)} = 0", "not-checked"),
+    ("2a - (a - y^{*}) = a + y^*", "holds"),
+    ("2a - (a - y^{*}) = a + y^* + 1", "fails"),
+])
+def test_labels_written_up_are_names(claim: str, status: str) -> None:
+    assert _claims(f"$$ {claim} $$\n") == [status]
+
+
+def test_kl_divergence_is_not_a_variance() -> None:
+    # D_{KL}(p‖q): Chinese notes' D(X) is the variance, but not with KL under it
+    text = ("$$ H(p, q) = -\\sum_i p_i \\log q_i $$\n\n"
+            "$$ D_{KL}(p||q) = \\sum_i p_i \\log \\frac{p_i}{q_i} $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert not any(s.status.wrong for s in r.steps)
+    assert "Var" not in " ".join(str(s.lhs) for s in r.steps)
+
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{e^{a_i}}{\\sum_k e^{a_k}}", "definition"),
+                                        ("\\frac{e^{a_i}}{\\sum_k e^{a_i}}", "definition")])
+def test_a_name_used_before_is_defined_where_first_given_a_value(rhs: str, status: str) -> None:
+    # ŷ_i in the loss first, its value written later: a definition (even a mistyped one),
+    # never a claim "failing" against nothing
+    text = ("$$ L = -\\sum_i t_i \\log \\hat{y}_i $$\n\n" f"$$ \\hat{{y}}_i = {rhs} $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["definition", status]
+
+
+_IID_ZH = "假设 $Q$ 和 $K$ 的每个元素都是独立同分布的随机变量，均值为 0，方差为 1。\n\n"
+
+
+@pytest.mark.parametrize("rhs,status", [("d_k", "holds-given"), ("d_k^2", "fails")])
+def test_an_obsidian_display_opened_at_the_end_of_a_line(rhs: str, status: str) -> None:
+    # "对于点积 …：$$⏎…$$由于 …": MathJax shows a display whatever words touch its $$
+    text = (_IID_ZH + "对于点积 $QK^T = \\sum_{i=1}^{d_k} q_i k_i$：$$\n"
+            f"\\text{{Var}}(QK^T) = {rhs}$$由于 $q_i$ 和 $k_i$ 独立。\n")
+    assert _claims(text)[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\frac{\\text{Var}(QK^T)}{\\text{scale}^2}", "holds"),
+    ("\\text{Var}(QK^T)", "not-checked"),  # dropping the word would make this "hold"
+])
+def test_a_word_in_a_denominator_is_a_name(rhs: str, status: str) -> None:
+    text = (_IID_ZH + "对于点积 $QK^T = \\sum_{i=1}^{d_k} q_i k_i$。\n\n"
+            f"$$ \\text{{Var}}\\left(\\frac{{QK^T}}{{\\text{{scale}}}}\\right) = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_name_rescaled_in_place_is_not_judged_after() -> None:
+    # step 2 of an algorithm, S = S/√d_k, then "S = QK^T" in the explanation: which S?
+    text = (_IID_ZH + "对于点积 $QK^T = \\sum_{i=1}^{d_k} q_i k_i$。\n\n"
+            "$$ \\text{Var}(q_i k_i) = 1 $$\n\n"
+            "1. **打分**：$S = QK^T$\n\n2. **缩放**：$S = S / \\sqrt{d_k}$\n\n"
+            "**解释**\n- **$S = QK^T$**：相似度矩阵。\n")
+    r = verify_text(text, "n.md", numeric=False, inline=True)
+    steps = [(s.kind, s.status.value, s.note) for s in r.steps]
+    assert steps[-2][0] == "definition"  # the update is an assignment, not S = S/√d_k
+    assert steps[-1][1] == "not-checked" and "anew in place" in steps[-1][2], steps

@@ -213,6 +213,29 @@ def _hexo_math(m: re.Match[str]) -> str:
     return mark + " " * (a - len(mark)) + body + mark + " " * (b - len(mark))
 
 
+#: Hugo's math shortcodes: {{< texd `…` >}}, {{< katex >}}…{{< /katex >}}, {{< math >}}….
+_HUGO = re.compile(r"\{\{<\s*(?:texd|tex|katex|math|mathjax)\b[^`>\n]*`(.*?)`\s*>\}\}|"
+                   r"\{\{<\s*(katex|math|mathjax)\b[^>\n]*>\}\}(.*?)\{\{<\s*/\2\s*>\}\}",
+                   re.DOTALL)
+#: A formula in backticks, `$$…$$` or `$…$`, as some Hugo and Hexo themes want it (the code
+#: span keeps Markdown off the TeX; MathJax then reads what the page shows in it).
+_TICKED = re.compile(r"`(\$\$.*?\$\$|\$[^$`\n]+\$)`", re.DOTALL)
+
+
+def _hugo_math(m: re.Match[str]) -> str:
+    """A Hugo shortcode as $$…$$ (over lines or an environment) or $…$, padded to its
+    length with spaces."""
+    group = 1 if m.group(1) is not None else 3
+    body = m.group(group)
+    mark = "$$" if "\n" in body or "\\begin" in body else "$"
+    a, b = m.start(group) - m.start(0), m.end(0) - m.end(group)
+    return mark + " " * (a - len(mark)) + body + mark + " " * (b - len(mark))
+
+
+def _unticked(m: re.Match[str]) -> str:
+    return " " + m.group(1) + " "
+
+
 def _mathjax_delimiters(text: str) -> str:
     """``\\[ \\]`` → ``$$ $$`` and ``\\( \\)`` → ``$ `` `` $`` (same length: offsets stay).
 
@@ -221,6 +244,8 @@ def _mathjax_delimiters(text: str) -> str:
     closer, so ``\\]`` alone is left alone.
     """
     text = _HEXO.sub(_hexo_math, text) if "endmathjax" in text else text
+    text = _HUGO.sub(_hugo_math, text) if "{{<" in text else text
+    text = _TICKED.sub(_unticked, text) if "`$" in text else text
     out = list(text)
     want: str | None = None
     for m in _BRACKETS.finditer(text):
@@ -402,6 +427,16 @@ def _prose_in_code(content: str) -> bool:
 _AFTER_DISPLAY = re.compile(r"[\s$.,，。:：;；!！?？)）]*")
 
 
+def _opens_its_line(content: str) -> bool:
+    r"""``…得到：$$⏎\text{Var}(QK^T) = …$$由于 …`` (Obsidian, Typora): a $$ that ends its line
+    (or opens an environment of rows) opens a display, whatever words touch its closing $$.
+
+    >>> _opens_its_line("\na = b\n"), _opens_its_line("y_i = 1")
+    (True, False)
+    """
+    return re.match(r"[ \t]*(\r?\n|\\begin\s*\{)", content) is not None and content.strip() != ""
+
+
 def _own_line(raw: str, lo: int, hi: int, newlines: Sequence[int] | None = None,
               before: int = -1) -> bool:
     r"""Whether the $$…$$ around raw[lo:hi] stands on its own line(s) — a display — or sits
@@ -495,8 +530,8 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
                 raw) is not None
             out.append(Math(where.offset(at), child.content, sub,
                             display=child.type == "math_inline_double" and not kramdown
-                            and _own_line(raw, at, at + len(child.content), newlines,
-                                          previous),
+                            and (_own_line(raw, at, at + len(child.content), newlines,
+                                           previous) or _opens_its_line(child.content)),
                             alone=alone))
             previous = cursor
         elif child.type == "html_inline":

@@ -120,6 +120,8 @@ class Link:
     toks: tuple[Tok, ...] = ()
     #: y_{k=i}: the case the expression states in its subscripts, (relation, k, i)
     conditions: tuple[tuple[str, Any, Any], ...] = ()
+    #: upper indices read as one quantity (y_k^{(i)} as y_k): the sample each entry is of
+    dropped: tuple[str, ...] = ()
 
     @property
     def read(self) -> bool:
@@ -140,9 +142,10 @@ class Step:
     premise: tuple[Link, Link] | None = None
     lead: str = ""
     aliases: tuple[tuple[Expr, Expr], ...] = ()
-    #: the file offset of an earlier definition of the name on the left, under another
-    #: heading (δ_i := … in § 3.3, "δ_i = …" in § 3.4): a new meaning, or a claim?
-    restates: int | None = None
+    #: an earlier definition of the name on the left that makes this step ambiguous — its
+    #: file offset, and "heading" (δ_i := … in § 3.3, "δ_i = …" in § 3.4) or "update" (S is
+    #: rescaled, S = S/√d_k, before "S = QK^T"): a new meaning, or a claim?
+    restates: tuple[int, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -198,7 +201,8 @@ def _link(block: Math, piece: Piece | None, parser: Parser, at: int) -> Link:
     except ParseProblem as p:
         return Link(block, piece.start, piece.end, src, None, p.message,
                     p.offset or piece.start, piece.toks)
-    return Link(block, piece.start, piece.end, src, value, "", 0, piece.toks, parser.conditions)
+    return Link(block, piece.start, piece.end, src, value, "", 0, piece.toks, parser.conditions,
+                parser.dropped)
 
 
 def writes_out(e: Expr, m: int) -> bool:
@@ -499,6 +503,8 @@ class _Builder:
         #: file offsets of the note's headings, and where each name was defined
         self.headings: Sequence[int] = ()
         self.defined_at: dict[str, int] = {}
+        #: names rescaled in place (S = S/√d_k), and where
+        self.updated: dict[str, int] = {}
 
     # -- names seen so far: a name's first appearance on the left is its definition ------
     def _see(self, link: Link) -> None:
@@ -665,6 +671,9 @@ class _Builder:
                 self._define(step)
                 if isinstance(left.value, Expr) and _is_name(left.value):
                     self.defined_at[_name_key(left.value)] = block.offset(left.start)
+                    if isinstance(right.value, Expr) and right.value != left.value and \
+                            right.value.has(left.value):
+                        self.updated[_name_key(left.value)] = block.offset(left.start)
                 if isinstance(right.value, Expr):
                     names = {_name_key(x) for x in right.value.atoms(Indexed)} - self.seen
                     earlier = self.introduced[1] if self.introduced[0] is block else set()
@@ -681,14 +690,26 @@ class _Builder:
             self.labelled[row.tag] = left
         self.after_alternative = row.alternative
 
-    def _restates(self, left: Link) -> int | None:
-        """Where the name on the left was defined under an earlier heading, if it was."""
+    def _first_value(self, lv: Expr, rv: Any) -> bool:
+        """Whether ``lv = rv`` can be the first value a used name is given: rv says more
+        than a name or a number (ŷ_i = e^{a_i}/Σ e^{a_k}, L = −Σ t log y; not L = 0.2)."""
+        if not isinstance(rv, Expr) or rv.is_number or _is_name(rv):
+            return False
+        if isinstance(lv, Indexed) and str(lv.base.label) in ("x", "t"):
+            return False  # the scores and the label are given, never derived
+        return not (isinstance(lv, Symbol) and lv.is_integer)
+
+    def _restates(self, left: Link) -> tuple[int, str] | None:
+        """Where the name on the left was updated, or defined under an earlier heading."""
         if not (isinstance(left.value, Expr) and _is_name(left.value)):
             return None
-        at = self.defined_at.get(_name_key(left.value))
+        key = _name_key(left.value)
+        if key in self.updated:
+            return self.updated[key], "update"
+        at = self.defined_at.get(key)
         here = left.block.offset(left.start)
         if at is not None and any(at < h < here for h in self.headings):
-            return at
+            return at, "heading"
         return None
 
     def _expression_alone(self, block: Math, lead: str = "") -> None:
@@ -825,9 +846,15 @@ class _Builder:
         if n == 0 and not self.current and lv is not None and _is_name(lv) and \
                 self.introduced[0] is left.block and _name_key(lv) in self.introduced[1]:
             return "definition"  # E = y_1 + y_2 ⏎ y_1 = s_1 s_2: the parts defined in turn
+        if n == 0 and not self.current and isinstance(lv, Symbol) and not lv.is_integer and \
+                isinstance(rv, Expr) and rv != lv and rv.has(lv) and len(row.relations) == 1:
+            return "definition"  # S = S/√d_k: step 2 of an algorithm rescales S (an update)
         if n == 0 and not self.current and lv is not None and _is_name(lv):
             # a random component (q_i) is the model's, not a new name: only said words define it
-            new = (_name_key(lv) not in self.seen or _name_key(lv) in self.vague) and not (
+            # (a name used before but never given a value — ŷ_i in the loss, then
+            # ŷ_i = e^{a_i}/Σ_k e^{a_k} — is defined where it is first written on the left)
+            new = (_name_key(lv) not in self.seen or _name_key(lv) in self.vague or (
+                _name_key(lv) not in self.defined_at and self._first_value(lv, rv))) and not (
                 isinstance(lv, Indexed) and str(lv.base.label) in self.notation.families)
             if new or defining:
                 return "definition"
@@ -849,10 +876,12 @@ class _Builder:
         named = _toks_name(left.toks) if n == 0 and not self.current and left.problem else None
         if named is not None and named not in self.seen_letters:
             return "definition"  # \mathbf{Q} = \mathbf{Z}\mathbf{W}_Q: a new (vector) name
-        if n > 0 and isinstance(lv, AppliedUndef) and _is_name(lv) and \
+        if n > 0 and isinstance(lv, (AppliedUndef, Symbol, Indexed)) and _is_name(lv) and \
                 (_name_key(lv) not in self.seen_before_row or defining) and \
                 self.current and self.current[-1].kind == "definition":
-            return "definition"  # "L = P(y|x) = p^y (1-p)^{1-y}": P is named, then written out
+            # "L = P(y|x) = p^y (1-p)^{1-y}", "L_i = H_i = −log P_i": P, H named, then
+            # written out
+            return "definition"
         if n == len(row.relations) - 1 and n > 0 and rv is not None and _is_name(rv) and \
                 _name_key(rv) not in self.seen and not isinstance(rv, Pow):
             return "definition-right"  # "h_i = Σ_k e^{a_k} = Σ": the last name is new
@@ -1077,7 +1106,8 @@ def lead_condition(lead: str, parser: Parser) -> tuple[str, Any] | None:
     """The case the prose before a display names — ``If $i = j$,``, ``$i \\neq j$ 的情况``,
     ``Case 2: i≠j``, ``1. $i \\neq j$`` — as (text, value); None when it names none (a
     remark such as "the result holds only for $i \\ne j$" is not a case label)."""
-    lead = re.sub(r"\\?[*_]{1,3}", "", lead)  # **(1) 当** $i=j$ **时：**: emphasis is not words
+    # **(1) 当** $i=j$ **时：**: emphasis is not words (outside the math: $y_i = j$ keeps its _)
+    lead = re.sub(r"(\$+[^$]*\$+)|\\?[*_]{1,3}", lambda m: m.group(1) or "", lead)
     lead = _relations_in_words(lead)
     # the last sentence that names a case (most often the last sentence itself)
     for tail in reversed(re.split(r"(?<=[.。;；!?！？])\s", lead.strip()) if lead.strip() else []):

@@ -279,7 +279,7 @@ def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
     params = {str(p) for p in model.parameters()} | ({notation.spread} if notation else set())
     if both.has(Piecewise):  # Σ_j e^{jz} summed as a geometric series: not the note's meaning
         out.append("a sum SymPy could only split into cases")
-    for s in both.free_symbols:
+    for s in sorted(both.free_symbols, key=str):  # sorted: the same words on every run
         if not isinstance(s, Symbol) or s.is_integer or str(s) in params or s in (LOSS, LENGTH) \
                 or s in labels:
             continue
@@ -825,6 +825,24 @@ def _variance(notation: Notation | None) -> Expr:
     return notation.spread_symbol() ** 2
 
 
+def _numbers(lhs: Expr, rhs: Expr
+             ) -> tuple[StepStatus, tuple[frozenset[Hypothesis], ...], Expr] | None:
+    """Two numbers: equal, or not.  e^{20}/(e^{20} + e^0) = 1/(1 + e^{−20}) is 0 only once
+    powers of e are combined, which simplify does; where it cannot, 60 digits decide — a
+    difference a note's arithmetic leaves is far above 10^-45 of the sides' size."""
+    d = lhs - rhs
+    try:
+        if simplify(d) == 0:
+            return StepStatus.HOLDS, (frozenset(),), S.Zero
+        gap = abs(complex(d.evalf(60)))
+        size = max(1.0, abs(complex(lhs.evalf(30))), abs(complex(rhs.evalf(30))))
+    except (TypeError, ValueError, ArithmeticError):
+        return None
+    if gap > 1e-45 * size:
+        return StepStatus.FAILS, (), d
+    return StepStatus.HOLDS, (frozenset(),), S.Zero
+
+
 def _largest_as_constant(e: Expr) -> Expr:
     """max(x), min(x) as a real constant M where nothing is differentiated: an identity in x
     that holds for every real M holds at M = max(x) (softmax(x − max x) = softmax(x)).  Under
@@ -900,6 +918,10 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
             # q·k = (1×1) + (−1×1) = 0: the note has put in values of its own example
             raise UnsupportedExpression("a random quantity equal to a number: the note "
                                         "seems to use values of its own (not checked)")
+    if lhs.is_number and rhs.is_number and lhs != rhs:
+        decided = _numbers(lhs, rhs)
+        if decided is not None:
+            return decided + (False, "numbers")
     if lhs == rhs:  # the same expression on both sides (a + 1 − 1 was already cancelled)
         checker = "softmax" if _is_softmax(lhs, model) else "moments"
         return StepStatus.HOLDS, (frozenset(),), S.Zero, False, checker
@@ -1040,14 +1062,24 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                                  f"{', '.join(worded)} names an entry by a word: which index "
                                  "it is, verify did not read", n, dset, model),
                        lhs=lhs, rhs=rhs)
+    samples = sorted(set(step.lhs.dropped) | set(step.rhs.dropped))
+    if len(samples) >= 2:
+        # y_k^{(i)} and y_k^{(j)} both read as y_k: what tells them apart was not kept, and
+        # the verdict either way would be about one sample where the note has two
+        return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: entries of "
+                                 f"samples {', '.join(samples)} (upper indices) read as one",
+                                 n, dset, model), lhs=lhs, rhs=rhs)
     if step.restates is not None and status is StepStatus.FAILS:
         # δ_i := −(a_i − y_i) under one heading, δ_i = a_i(1 − a_i)(y_i − a_i) under the next
-        # (another cost): a name given a new meaning, or a wrong claim — the words decide
-        at = ctx.source.location(step.restates)
+        # (another cost), or S rescaled in place before "S = QK^T": a name given a new
+        # meaning, or a wrong claim — the words decide
+        at = ctx.source.location(step.restates[0])
+        how = "otherwise under an earlier heading" if step.restates[1] == "heading" else \
+            "anew in place"
         return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: the note "
-                                 f"defined {step.lhs.source.strip()} otherwise under an earlier "
-                                 f"heading (line {at.line}): a new meaning here, or a claim?",
-                                 n, dset, model), lhs=lhs, rhs=rhs)
+                                 f"defined {step.lhs.source.strip()} {how} (line {at.line}): "
+                                 "a new meaning here, or a claim?", n, dset, model),
+                       lhs=lhs, rhs=rhs)
     if particular and status is StepStatus.FAILS:
         # E := e^{z_1} + e^{z_2} + e^{z_3} from the note's three-class example, put into a
         # step about a general z_i: the note meant its general E there, which it only named
@@ -1299,7 +1331,8 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
 
 
 #: A paragraph that is only a case: "$i \\neq j$".
-_CONDITION_ONLY = re.compile(r"\$+\s*[a-z]\s*(=|≠|\\neq?|\\not\s*=)\s*[a-z]\s*\$+[\s:：,，]*")
+_CONDITION_ONLY = re.compile(r"\$+\s*[a-z](?:_\{?[a-z]\}?)?\s*(=|≠|\\neq?|\\not\s*=)\s*"
+                             r"[a-z](?:_\{?[a-z]\}?)?\s*\$+[\s:：,，]*")
 #: What says the target is a probability vector: one-hot labels, a distribution.
 _TARGET_WORDS = re.compile(
     r"one\s*-?\s*hot|独热|只有一个(?:元素|分量)?为\s*1|only one (?:non-?zero|element)|"

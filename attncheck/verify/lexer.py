@@ -432,6 +432,15 @@ class _Lexer:
                     end += spec.end()
             self.emit("BEGIN" if name == "begin" else "END", env, i, end)
             return end
+        if name == "substack":  # \sum_{\substack{j=1 \\ j \neq \ell}}: the lines are conditions
+            g = _group(text, j)
+            if not g:
+                raise LexError("\\substack without its {…}", i)
+            start = len(self.out)
+            self.run(g[0], g[1] - 1)
+            self.out[start:] = [Tok("COMMA", ",", t.start, t.end) if t.kind == "ROWSEP" else t
+                                for t in self.out[start:]]
+            return g[1]
         if name == "displaylines":  # \displaylines{a \\ b}: rows, centred — a gathered
             g = _group(text, j)
             if not g:

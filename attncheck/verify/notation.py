@@ -767,7 +767,9 @@ def _capital_vectors(rows: Sequence[Sequence[Row]], families: tuple[str, ...],
                     if piece else []
                 for n in range(len(toks) - 2):
                     a, op, b = toks[n], toks[n + 1], toks[n + 2]
-                    if op.kind not in ("CDOT", "TRANSPOSE"):  # Q·K, Q^T K
+                    if op.kind == "LETTER" and b.kind == "TRANSPOSE":  # QK^T: rows, Q·K
+                        a, op, b = toks[n], b, op
+                    elif op.kind not in ("CDOT", "TRANSPOSE"):  # Q·K, Q^T K
                         continue
                     pair = [_letter(a), _letter(b)]
                     if all(x is not None and len(x) == 1 and x.isupper() and

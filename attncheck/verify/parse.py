@@ -69,7 +69,7 @@ from sympy import (
 )
 from sympy import E as EULER
 
-from attncheck.verify.lexer import BOLD, CLASS_WORDS, UNITS, LexError, Tok, tokenize
+from attncheck.verify.lexer import BOLD, CLASS_WORDS, UNITS, WORDS, LexError, Tok, tokenize
 from derivations.model import Family, Model, dimension_symbol
 from derivations.operators import Cov, Dot, E, Var
 
@@ -396,20 +396,49 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
             raise ParseProblem("an index with a parenthesis, as i(j): not understood", t.start)
         if a in skip:
             continue
-        if t.kind == "TEXT" and a + 1 < n and toks[a + 1].kind == "SUB" and \
+        if t.kind == "ROWSEP" and out and out[-1].kind == "BEGIN":
+            continue  # \begin{bmatrix} \\ x ⊙ …: a row break before the first row
+        if t.kind == "SUP" and out and out[-1].kind in ("LETTER", "GREEK") and (
+                (a + 1 < n and toks[a + 1].kind == "STAR") or
+                [u.kind for u in toks[a + 1:a + 4]] == ["LBRACE", "STAR", "RBRACE"]):
+            # y^{*}, θ^*: the starred one (the optimum, the true label) — a name, not a power
+            end = a + 1 if toks[a + 1].kind == "STAR" else a + 3
+            base = out.pop()
+            out.append(Tok(base.kind, base.value + "*", base.start, toks[end].end))
+            skip.update(range(a + 1, end + 1))
+            continue
+        if t.kind == "TEXT" and a + 1 < n and toks[a + 1].kind in ("SUB", "SUP") and \
                 re.fullmatch(r"[A-Za-z]{2,}", t.note or ""):
-            # \text{score}_{ij}: a word with an index is a name, score_ij
+            # \text{score}_{ij}, \text{scale}^2: a word with an index or a power is a name
             out.append(Tok("LETTER", t.note, t.start, t.end))
             continue
         if t.kind == "TEXT" and len(out) >= 3 and out[-1].kind == "LBRACE" and \
-                out[-2].kind == "SUB" and out[-3].kind == "LETTER" and a + 1 < n and \
+                out[-2].kind in ("SUB", "SUP") and out[-3].kind == "LETTER" and a + 1 < n and \
                 toks[a + 1].kind == "RBRACE" and re.fullmatch(r"[A-Za-z]+", t.note or ""):
-            # y_{\text{pred}}, y_{\text{true}}: two names, each its own letter, not y
+            # y_{\text{pred}}, y_{\text{true}}, p^{\text{new}}: two names, each its own
+            # letter, not y (nor p to the power 1)
             out.pop()
-            out.pop()
+            mark = "_" if out.pop().kind == "SUB" else "^"
             base = out.pop()
-            out.append(Tok("LETTER", f"{base.value}_{t.note}", base.start, toks[a + 1].end))
+            out.append(Tok("LETTER", f"{base.value}{mark}{t.note}", base.start, toks[a + 1].end))
             skip.add(a + 1)
+            continue
+        if t.kind == "TEXT" and re.fullmatch(r"[A-Za-z]{2,}", (t.note or "").strip()) and \
+                not (len(out) >= 2 and out[-2].kind in ("SUB", "SUP")) and \
+                (not out or out[-1].kind in _OPERATOR | {"LPAR", "LBRACE", "LSQB"}) and \
+                (a + 1 >= n or toks[a + 1].kind in _OPERATOR | {"RPAR", "RBRACE", "RSQB"}):
+            # \frac{QK^T}{\text{scale}}: a word standing as the operand is a name (dropped,
+            # the fraction would read QK^T/1)
+            out.append(Tok("LETTER", t.note.strip(), t.start, t.end))
+            continue
+        label = _upper_label(toks, a) if t.kind == "SUP" and out and out[-1].kind in (
+            "LETTER", "GREEK") and out[-1].value != "e" and not (
+                len(out) >= 2 and out[-2].kind == "SUB") else None
+        if label is not None:
+            # m^{(new)}, d^{(1)}: which m, which d — a label in parentheses, not a power
+            base = out.pop()
+            out.append(Tok(base.kind, f"{base.value}^({label[0]})", base.start, toks[label[1]].end))
+            skip.update(range(a + 1, label[1] + 1))
             continue
         if t.kind in _DROPPED and not (t.kind == "TOP" and out and out[-1].kind == "SUP"):
             if t.kind == "TEXT" and out and out[-1].kind in ("SUB", "SUP"):
@@ -419,7 +448,9 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
             b = a + 1
             while b < n and toks[b].kind in ("SUB", "SUP"):
                 b += 2 if b + 1 < n and toks[b + 1].kind != "LBRACE" else _skip_group(toks, b + 1)
-            if b < n and toks[b].kind in ("LPAR", "LSQB"):
+            kl = t.value == "D" and any(u.kind in ("LETTER", "WORD") and u.value in ("KL", "K")
+                                        for u in toks[a + 1:b])
+            if b < n and toks[b].kind in ("LPAR", "LSQB") and not kl:  # D_{KL}(p‖q): no D(·)
                 if t.value == "E":
                     t = Tok("EXPECT", "E", t.start, t.end)
                 else:
@@ -759,6 +790,28 @@ def class_index(e: Any) -> Any:
     return e
 
 
+def _upper_label(toks: Sequence[Tok], a: int) -> tuple[str, int] | None:
+    """At the ^ of ``^{(new)}`` or ``^{(1)}``: (the label, the index of its closing brace) —
+    a word or a number in parentheses over a letter; None for ^{(m)} (an index letter, the
+    m-th component) and for every power."""
+    kinds = [t.kind for t in toks[a + 1:a + 8]]
+    if kinds[:2] != ["LBRACE", "LPAR"]:
+        return None
+    b = a + 3
+    inner: list[Tok] = []
+    while b < len(toks) and toks[b].kind in ("LETTER", "NUMBER", "WORD") and len(inner) < 6:
+        inner.append(toks[b])
+        b += 1
+    if not inner or b + 1 >= len(toks) or toks[b].kind != "RPAR" or toks[b + 1].kind != "RBRACE":
+        return None
+    text = "".join(t.value for t in inner)
+    if len(inner) == 1 and inner[0].kind == "LETTER" and len(text) == 1:
+        return None  # q_i^{(m)}: an index
+    if not (re.fullmatch(r"[0-9]+", text) or re.fullmatch(r"[A-Za-z]{2,}", text)):
+        return None
+    return text, b + 1
+
+
 def _split_indices(e: Any) -> list[Expr]:
     """``ij`` (a product of two index letters) → [i, j]; ``i+1`` stays one index."""
     if isinstance(e, Mul) and all(isinstance(a, Symbol) for a in e.args):
@@ -783,6 +836,8 @@ class _Build(Transformer_NonRecursive):
         self.likelihood = likelihood
         #: y_{k=i}: the case conditions written in subscripts, (relation, k, i)
         self.conditions: list[tuple[str, Expr, Expr]] = []
+        #: upper indices read as one quantity (y_k^{(i)}: sample i's entry k, as y_k)
+        self.dropped: list[str] = []
         self.model = notation.model()
         self.families = set(notation.families)
         self.dim = self.model.dim
@@ -1210,6 +1265,7 @@ class _Build(Transformer_NonRecursive):
                 label = "_".join(str(a) for a in base.indices)
                 return IndexedBase(f"{base.base.label}_{label}")[m]
             if isinstance(base, Indexed):
+                self.dropped.append(str(m))
                 return base  # y_k^{(i)}: sample i's entry k, as one quantity
             if isinstance(base, Symbol) and base not in (LOSS, LIKELIHOOD) and \
                     not base.is_integer:
@@ -1745,6 +1801,8 @@ class _Build(Transformer_NonRecursive):
             return Symbol(f"{word}_{ss['sub'].text}")  # head_i: the i-th head, a name
         if word in CLASS_WORDS and ss is None:  # [i = \text{target}]: the class's index
             return class_index(Symbol(word))
+        if word not in WORDS and ss is None and word.isalpha():
+            return Symbol(word)  # \mathrm{logits} = …: a name the note spells out, no function
         return _Fn(word, power=power)
 
     def sqrt(self, meta: Any, ch: list[Any]) -> Expr:
@@ -1980,6 +2038,8 @@ class Parser:
         self.likelihood = False
         #: the case conditions the last expression wrote in subscripts (y_{k=i}: ('=', k, i))
         self.conditions: tuple[tuple[str, Expr, Expr], ...] = ()
+        #: the upper indices the last expression read as one quantity (y_k^{(i)}: 'i')
+        self.dropped: tuple[str, ...] = ()
 
     def tree(self, toks: Sequence[Tok]) -> Any:
         toks = prepare(toks)
@@ -2008,6 +2068,7 @@ class Parser:
                 raise ParseProblem(f"cannot build this expression: {inner}", where) from None
             raise
         self.conditions = tuple(builder.conditions)
+        self.dropped = tuple(builder.dropped)
         return out
 
     def value(self, toks: Sequence[Tok]) -> Any:

@@ -49,7 +49,7 @@ not-read, definition, assumption, condition, and ``read``/``problems``)::
       "undeclared": [str],         # of the first set, those the notes did not declare
       "residual": str, "residual_latex": str,   # lhs − rhs under the declared hypotheses
       "mean_square": bool,         # residual is E[(lhs − rhs)²] (a side is random)
-      "checker": "moments" | "softmax" | "",
+      "checker": "moments" | "softmax" | "calculus" | "decimals" | "numbers" | "",
       "evidence": null | Evidence  # null: --symbolic-only, or nothing to sample
     }
     Evidence = {                   # Monte Carlo at a concrete point (numeric.compare)

@@ -218,6 +218,7 @@ def _row(raw: list[Tok], env: str) -> list[Row | None]:
     tag_reason = "; ".join(x for x in tags if not re.fullmatch(r"[\w.*′'\-]{1,6}", x))
     label = next((x for x in tags if re.fullmatch(r"[\w.*′'\-]{1,6}", x)), "")
     toks = _unboxed(toks)
+    toks = _leading_label(toks)
     lead, toks = _leading_text(toks)
     toks, number = _trailing_label(toks)
     label = label or number
@@ -279,6 +280,20 @@ def _unboxed(toks: list[Tok]) -> list[Tok]:
             break  # {a} + {b}: two groups, not one box; {x}: nothing to unwrap
         toks = toks[1:end - 1] + toks[end:]
         end -= 2
+    return toks
+
+
+def _leading_label(toks: list[Tok]) -> list[Tok]:
+    """``Cross Entropy Loss: L_i = …``, ``Softmax: P_i = …``: words written bare before a
+    colon at the start of a row label it (the lexer made names of them); the row is after."""
+    colon = next((n for n, t in enumerate(toks) if t.kind in ("COLON", "REL")), None)
+    if colon is None or colon == 0 or toks[colon].kind != "COLON":
+        return toks
+    head = toks[:colon]
+    words = [t for t in head if t.kind in ("LETTER", "WORD", "TEXT")]
+    if len(words) == len(head) and any(len(t.value) >= 3 for t in words) and \
+            all(len(t.value) >= 3 or t.value == "L" for t in words) and colon + 1 < len(toks):
+        return toks[colon + 1:]
     return toks
 
 
@@ -445,7 +460,9 @@ def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None]]:
             p = [Tok("LETTER", p[0].note.strip(), p[0].start, p[0].end)] + p[1:]
         core = [t for n, (t, d) in enumerate(zip(p, _depth_walk(p)))
                 if not (t.kind == "TEXT" and d == 0) or _names_a_function(p, n)
-                or (n > 0 and p[n - 1].kind == "NUMBER" and UNITS.fullmatch(t.note.strip()))]
+                or (n > 0 and p[n - 1].kind == "NUMBER" and UNITS.fullmatch(t.note.strip()))
+                or (n + 1 < len(p) and p[n + 1].kind in ("SUB", "SUP")
+                    and re.fullmatch(r"[A-Za-z]{2,}", t.note.strip()) is not None)]
         if not core:
             continue
         rels = _relations_at_top(core)
@@ -462,6 +479,9 @@ def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None]]:
             seg, cond = out[-1]
             out[-1] = (seg, Piece(cond.toks + tuple(_rejoin(list(cond.toks), core)))
                        if cond else Piece(tuple(core)))
+        elif out and not rels and sep is not None and sep.kind == "TEXT" and \
+                _CONDITION_WORDS.search(sep.note) and any(ord(c) > 0x2e80 for c in sep.note):
+            continue  # "…, 其中 y_i 是 one-hot 向量": a clause of words about the formula
         elif out and out[-1][1] is not None and not rels:
             seg, cond = out[-1]  # "i = 1, …, n": the condition goes on
             out[-1] = (seg, Piece(cond.toks + tuple(_rejoin(list(cond.toks), core))))

@@ -111,7 +111,7 @@ def infer_length(sides: tuple[Expr, ...], given: int | Expr | None) -> Expr:
 
 def validate(e: Expr, length: Expr) -> None:
     """Reject what the conventions do not cover, naming the offending piece."""
-    for a in e.atoms(Indexed):
+    for a in sorted(e.atoms(Indexed), key=str):  # sorted: the first offender, every run
         if str(a.base.label) not in _BASES:
             raise UnsupportedExpression(f"unknown vector {a.base} (use x, y, t)")
         if len(a.indices) != 1:
