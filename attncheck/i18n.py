@@ -646,6 +646,9 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     (r"^(.+): a capital subscript names a layer \(a whole vector\), not an entry$",
      r"\1：大写下标表示一层（整个向量），不是一个分量"),
     (r"^entries of samples (.+) \(upper indices\) read as one$", r"样本 \1 的分量（上标）被读成了同一个量"),
+    ((r"^the variance of a sum splits only for uncorrelated terms, which the note does not say "
+      r"\(verify's model takes components as independent\)$"),
+     "和的方差只有在各项不相关时才能拆开，而笔记没有这样说（verify 的模型默认分量相互独立）"),
     (r"^a quantity in units \((.+)\): units are not checked$", r"带单位的量（\1）：不检查单位"),
     (r"^(.+) names an entry by a word: which index it is, verify did not read$",
      r"\1 用一个词来指称分量：它是哪个下标，verify 没有读出"),

@@ -107,7 +107,7 @@ SHAPES: dict[str, tuple[str, str]] = {
     "percent-lines": ("tex", "% attncheck: assume E(q_i)=0\n"),
     "nested-quotes": ("md", "> "),
     "environments": ("tex", "\\begin{equation}\\begin{aligned}"),
-    "short-lines": ("md", "a\n"),  # Markdown's cost is per line: refused past 100,000 lines
+    "short-lines": ("md", "a\n"),  # Markdown's cost is per line: refused past 50,000 lines
     "display-lines": ("md", "a\n$$\n"),  # 10⁵ displays: refused past 10,000 '$$'
     "md-brackets": ("md", "x\n\\[\n"),  # \[ never closed, a paragraph each
     "open-displays": ("md", "$$ a\n"),  # each tried as a display with no closing line
@@ -116,6 +116,10 @@ SHAPES: dict[str, tuple[str, str]] = {
     # cases drawn by hand in one display, none closed: each \\begin's \\end is found in one
     # pass, and a token's pattern looks a bounded way ahead (slicing to the end was quadratic)
     "brace-cases": ("tex", "\\[ \\left\\{\\begin{matrix} a & i=j \\\\ "),
+    # displays in backticks and Hugo shortcodes, none closed: each opener is paired in one
+    # pass (a search from every one of them to the end of the file is quadratic)
+    "ticked-displays": ("md", "`$$ a\n"),
+    "hugo-shortcodes": ("md", "{{< texd `a\n"),
 }
 
 

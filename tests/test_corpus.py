@@ -86,6 +86,10 @@ UNSUPPORTED: dict[str, str] = {
     "vectors, x ⊗ (s − y)",
     r"unexpected ','; expected rcurly": "a set written out, \\max\\{x_1, …, x_n\\}",
     r"unexpected '\)'; expected cdbar": "‖ as the concatenation of two vectors, [x_j] ‖ [x_k]",
+    r"the function \w+\(…\) is not one verify knows": "a function the note names in words, "
+    "\\text{Attn}(Q, K, V)",
+    r"applies to nothing here": "a name used as a function without its argument, "
+    "\\frac{d \\tanh}{dx}, m'_j",
 }
 
 #: Places where the note's own LaTeX is broken or means something other than mathematics:

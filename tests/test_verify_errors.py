@@ -139,7 +139,7 @@ def test_too_many_steps_and_a_megabyte_of_blocks(monkeypatch: pytest.MonkeyPatch
     assert next(n.text for n in r.problems).startswith("no derivation found")
     # a file near the size limit made of them is not a note: refused where it stops being one
     r = verify_text("$$ a $$\n" * 120_000, "big.md", numeric=False)
-    assert next(n.text for n in r.problems).startswith("more than 100,000 lines")
+    assert next(n.text for n in r.problems).startswith("more than 50,000 lines")
 
 
 def test_a_step_past_the_time_limit_is_not_checked(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -218,8 +218,8 @@ def test_contradictory_declarations_are_an_input_error(assume: str, problem: str
 
 
 @pytest.mark.parametrize("pattern,size,says,line", [
-    ("a\n", 1_000_000, "more than 100,000 lines in one Markdown file", 100_001),
-    ("a\n$$\n", 200_000, "more than 10,000 '$$' in one file", 20_002),
+    ("a\n", 1_000_000, "more than 50,000 lines in one Markdown file", 50_001),
+    ("a\n$$\n", 90_000, "more than 10,000 '$$' in one file", 20_002),
 ])
 def test_a_markdown_file_no_note_could_be_is_refused_at_its_place(pattern: str, size: int,
                                                                   says: str, line: int) -> None:

@@ -339,3 +339,65 @@ def test_a_name_rescaled_in_place_is_not_judged_after() -> None:
     steps = [(s.kind, s.status.value, s.note) for s in r.steps]
     assert steps[-2][0] == "definition"  # the update is an assignment, not S = S/√d_k
     assert steps[-1][1] == "not-checked" and "anew in place" in steps[-1][2], steps
+
+
+@pytest.mark.parametrize("factor,status", [("", "holds-given"), ("2", "fails")])
+def test_a_sum_running_over_d(factor: str, status: str) -> None:
+    # Σ_{d=1}^{d_k} q_d k_d: the letter d runs over the components, whatever else d may be
+    text = ("Assume the components are independent, with mean 0 and variance 1.\n\n"
+            f"$$ \\text{{Var}}[q \\cdot k] = {factor}\\text{{Var}}\\left[\\sum_{{d=1}}^{{d_k}}"
+            "q_dk_d\\right] $$\n")
+    assert _claims(text)[-1].startswith(status.split("-")[0])
+
+
+@pytest.mark.parametrize("said,status", [
+    ("Assume the components of $q$ and $k$ are independent, with mean 0 and variance 1.",
+     "holds"),
+    ("Let $X, Y$ be uncorrelated random variables.", "not-checked"),
+])
+def test_the_variance_of_a_sum_splits_only_where_the_note_says_so(said: str, status: str) -> None:
+    text = f"{said}\n\n$$ \\text{{Var}}\\left[\\sum_{{i=1}}^{{d}} q_i k_i\\right] = " \
+           "\\sum_{i=1}^{d}\\text{Var}[q_i k_i] $$\n"
+    assert _claims(text)[-1].startswith(status)
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\frac{22026.4658}{22027.4725} = 0.9999543", "holds"),
+    ("\\frac{22026.4658}{22027.4725} = 0.9999545", "fails"),  # off by 2 in its 7th place
+])
+def test_a_result_is_held_to_its_own_places(claim: str, status: str) -> None:
+    assert _claims(f"$$ {claim} $$\n") == [status]
+
+
+def test_an_example_with_scores_in_a_table_is_not_judged_against_every_score() -> None:
+    text = ("$$ P(x_k) = \\frac{e^{x_k}}{\\sum_j e^{x_j}} $$\n\n"
+            "$$ P_1 = \\frac{e^{7.09}}{e^{7.09} + e^{4.96} + e^{3.54}} $$\n")
+    steps = _steps(text)
+    assert steps[-1][0] == "not-checked" and "numbers for the scores" in steps[-1][1]
+
+
+@pytest.mark.parametrize("root,status", [("\\sqrt{d_k}", "holds"), ("d_k", "fails")])
+def test_a_constant_solved_for_after_an_example_named_it(root: str, status: str) -> None:
+    # "令 c = q_3 k_3" in an example, then "除以常数 c": the scale c is solved for, not q_3 k_3
+    text = ("令 $a=q_1k_1,\\ c=q_3k_3$。\n\n先记住：**除以常数 $c$，方差除以 $c^2$**。\n\n"
+            f"$$ \\frac{{d_k}}{{c^2}}=1 \\;\\Longrightarrow\\; c^2=d_k \\;\\Longrightarrow\\; c={root} $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    # the equation solved is imposed (a condition); each ⟹ step is checked as following
+    assert [(s.kind, s.status.value) for s in r.steps] == [
+        ("condition", "condition"), ("follows", "holds"), ("follows", status)]
+
+
+def test_an_underbrace_is_part_of_the_formula_as_written() -> None:
+    text = "$$ (a+b)^2 = \\underbrace{a^2+b^2}_{\\text{squares}} + 2ab $$\n"
+    r = verify_text(text, "n.md", numeric=False)
+    assert r.steps[-1].rhs_source.startswith("\\underbrace{a^2+b^2}")
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\frac{t_i}{y_i}", "holds"),
+                                        ("-\\frac{y_i}{t_i}", "fails")])
+def test_the_label_t_is_never_merged_with_the_output_y(rhs: str, status: str) -> None:
+    # y = σ(x) in words, L = −Σ t log y: y is the prediction, t the label
+    text = ("$$ \\sigma(x)_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}} $$\n\n"
+            "其中 $L = -\\sum_i t_i\\log y_i$，$y = \\sigma(x)$。\n\n"
+            f"$$ \\frac{{\\partial L}}{{\\partial y_i}} = {rhs} $$\n")
+    assert _claims(text)[-1] == status

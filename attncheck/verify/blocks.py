@@ -178,6 +178,9 @@ def _markdown() -> Any:
         # the plugin searches its closing "$$" line by line, to the end of the file when no
         # blank line stops it: asked at every line, that is quadratic — so it is told where
         # the next line that can close a display is (none: only the line itself can)
+        at = state.bMarks[start] + state.tShift[start]
+        if not state.src.startswith("$$", at):
+            return False  # (the plugin's own first test, before any search)
         closes = _closing_lines(state.src)
         k = bisect.bisect_right(closes, start)
         limit = min(end, closes[k] + 1 if k < len(closes) else start + 1)
@@ -214,26 +217,54 @@ def _hexo_math(m: re.Match[str]) -> str:
 
 
 #: Hugo's math shortcodes: {{< texd `…` >}}, {{< katex >}}…{{< /katex >}}, {{< math >}}….
-_HUGO = re.compile(r"\{\{<\s*(?:texd|tex|katex|math|mathjax)\b[^`>\n]*`(.*?)`\s*>\}\}|"
-                   r"\{\{<\s*(katex|math|mathjax)\b[^>\n]*>\}\}(.*?)\{\{<\s*/\2\s*>\}\}",
-                   re.DOTALL)
+_HUGO_OPEN = re.compile(r"\{\{<\s*(?:texd|tex|katex|math|mathjax)\b[^`>\n]*`|"
+                        r"\{\{<\s*(?:katex|math|mathjax)\b[^>\n]*>\}\}")
+_HUGO_CLOSE = re.compile(r"`\s*>\}\}|\{\{<\s*/\s*(?:katex|math|mathjax)\s*>\}\}")
 #: A formula in backticks, `$$…$$` or `$…$`, as some Hugo and Hexo themes want it (the code
 #: span keeps Markdown off the TeX; MathJax then reads what the page shows in it).
-_TICKED = re.compile(r"`(\$\$.*?\$\$|\$[^$`\n]+\$)`", re.DOTALL)
+_TICKED_OPEN = re.compile(r"`\$\$")
+_TICKED_CLOSE = re.compile(r"\$\$`")
+_TICKED_INLINE = re.compile(r"`(\$[^$`\n]+\$)`")
 
 
-def _hugo_math(m: re.Match[str]) -> str:
-    """A Hugo shortcode as $$…$$ (over lines or an environment) or $…$, padded to its
-    length with spaces."""
-    group = 1 if m.group(1) is not None else 3
-    body = m.group(group)
-    mark = "$$" if "\n" in body or "\\begin" in body else "$"
-    a, b = m.start(group) - m.start(0), m.end(0) - m.end(group)
-    return mark + " " * (a - len(mark)) + body + mark + " " * (b - len(mark))
+def _pairs(text: str, opener: re.Pattern[str], closer: re.Pattern[str]
+           ) -> list[tuple[re.Match[str], re.Match[str]]]:
+    """Each opener with the first closer after it, in one pass (an opener never closed is
+    left alone: searching on from every one of them to the end of the file is quadratic)."""
+    marks = sorted([(m.start(), 0, m) for m in opener.finditer(text)] +
+                   [(m.start(), 1, m) for m in closer.finditer(text)], key=lambda t: t[:2])
+    out, pending, end = [], None, -1
+    for at, kind, m in marks:
+        if at < end:
+            continue  # inside the last closer
+        if kind == 0:
+            pending = m
+        elif pending is not None and at >= pending.end():
+            out.append((pending, m))
+            pending, end = None, m.end()
+    return out
 
 
-def _unticked(m: re.Match[str]) -> str:
-    return " " + m.group(1) + " "
+def _as_math(text: str, pairs: list[tuple[re.Match[str], re.Match[str]]]) -> str:
+    """Each (opener, closer) as $$ … $$ (over lines or an environment) or $ … $, padded to
+    their lengths with spaces (offsets stay)."""
+    out = list(text)
+    for o, c in pairs:
+        body = text[o.end():c.start()]
+        mark = "$$" if "\n" in body or "\\begin" in body else "$"
+        out[o.start():o.end()] = mark + " " * (o.end() - o.start() - len(mark))
+        out[c.start():c.end()] = mark + " " * (c.end() - c.start() - len(mark))
+    return "".join(out)
+
+
+def _unticked(text: str) -> str:
+    """`$$…$$` and `$…$` without their backticks (spaces in their place)."""
+    out = list(text)
+    for o, c in _pairs(text, _TICKED_OPEN, _TICKED_CLOSE):
+        out[o.start()] = " "
+        out[c.end() - 1] = " "
+    text = "".join(out)
+    return _TICKED_INLINE.sub(lambda m: " " + m.group(1) + " ", text)
 
 
 def _mathjax_delimiters(text: str) -> str:
@@ -244,8 +275,8 @@ def _mathjax_delimiters(text: str) -> str:
     closer, so ``\\]`` alone is left alone.
     """
     text = _HEXO.sub(_hexo_math, text) if "endmathjax" in text else text
-    text = _HUGO.sub(_hugo_math, text) if "{{<" in text else text
-    text = _TICKED.sub(_unticked, text) if "`$" in text else text
+    text = _as_math(text, _pairs(text, _HUGO_OPEN, _HUGO_CLOSE)) if "{{<" in text else text
+    text = _unticked(text) if "`$" in text else text
     out = list(text)
     want: str | None = None
     for m in _BRACKETS.finditer(text):
@@ -304,9 +335,10 @@ def _line_offsets(text: str) -> list[int]:
 MAX_DISPLAY_DELIMITERS = 10_000
 
 
-#: More lines than this is not a lecture note either: Markdown costs ~15 µs a line, and a
-#: 1 MB file of one-character lines would take 7 s to parse.
-MAX_MARKDOWN_LINES = 100_000
+#: More lines than this is not a lecture note either (notes have a few thousand): Markdown
+#: costs 15–20 µs a line, and one paragraph of 83,000 short lines (`{{< texd `a`, 1 MB)
+#: took 1.6 s to parse on the 2-core machine — too close to the 2 s a 1 MB scan may take.
+MAX_MARKDOWN_LINES = 50_000
 
 
 def _not_a_note(text: str) -> Problem | None:
@@ -544,7 +576,9 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
                     off = where.offset(at)
                     out += _scripts(text, off, min(hi, off + len(raw) + 1))
         elif child.type == "code_inline":
-            at = raw.find(child.content, cursor)
+            # Markdown turns a code span's line breaks into spaces: its text may not be found
+            # as written, and a search to the paragraph's end for each span is quadratic
+            at = raw.find(child.content, cursor, cursor + _CODE_WINDOW + 2 * len(child.content))
             cursor = at + len(child.content) if at >= 0 else cursor
         elif child.type == "text" and "$$" in child.content:
             at = raw.find("$$", cursor)
@@ -560,6 +594,10 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
     elif raw.strip():
         out.append(Prose(start, raw, anchors))
     return out
+
+
+#: How far past the last math a code span is looked for (words between them included).
+_CODE_WINDOW = 4096
 
 
 def _sub_anchors(where: _Anchored, at: int, content: str) -> tuple[tuple[int, int], ...]:

@@ -746,8 +746,11 @@ class _Builder:
                                             or _is_written_target_sum(v, last)) for v in sides)
 
     def _premise_is_a_condition(self, premise: tuple[Link, Link], solved: Link) -> None:
-        """``a² d_k = 1 ⇒ a = 1/√d_k``: the equation solved for a is imposed, not claimed."""
+        """``a² d_k = 1 ⇒ a = 1/√d_k`` (or ``⇒ a² = 1/d_k``): the equation solved for a is
+        imposed, not claimed."""
         v = solved.value
+        if isinstance(v, Pow) and isinstance(v.base, Symbol) and v.exp.is_Integer:
+            v = v.base
         if not isinstance(v, Symbol) or not self.chains:
             return
         chain = self.chains[-1]
@@ -785,6 +788,12 @@ class _Builder:
         if name.has(E, Var, Cov) or not _is_name(name) or isinstance(name, Pow) or \
                 isinstance(value, VectorLiteral):
             return  # T = [T_1, T_2, T_3] names a vector by its entries: they are the quantities
+        if isinstance(name, Symbol) and name.name in self.notation.constants and not any(
+                type(f).__name__ in ("max", "min") for f in value.atoms(AppliedUndef)):
+            # "除以常数 c": a letter the words call a constant stays one — "令 c = q_3k_3" in
+            # an example, "c = 2" in another, are that example's, not the derivation's (a
+            # shift m = max_k z_k keeps its value: under a derivative it moves with z)
+            return
         if name == LOSS and _is_likelihood(value):
             # L = P(y|x) = p^y (1-p)^{1-y}: this L is a likelihood, and L_{CE} stays the loss
             name = LIKELIHOOD

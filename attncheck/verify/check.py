@@ -297,6 +297,17 @@ def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
     return out
 
 
+def _splits_a_variance(lhs: Expr, rhs: Expr) -> bool:
+    """One side holds Var(Σ …) and the other Σ Var(…): the variance of a sum split."""
+    def var_of_sum(e: Expr) -> bool:
+        return any(v.args[0].has(Sum) for v in e.atoms(Var))
+
+    def sum_of_vars(e: Expr) -> bool:
+        return any(s.function.has(Var) for s in e.atoms(Sum))
+
+    return (var_of_sum(lhs) and sum_of_vars(rhs)) or (var_of_sum(rhs) and sum_of_vars(lhs))
+
+
 def _worded_entries(step: Step, residual: Expr, notation: Notation | None) -> list[str]:
     """Names such as p_dog, z_cat (an entry of a vector named by a word) in a step whose
     residual also holds entries by index or a sum — the two cannot be matched up."""
@@ -489,6 +500,8 @@ class _Context:
     example_label: int | None = None
     #: the scores of the note's worked example (z = (1, 2, 3)), for the steps about it alone
     example_scores: tuple[Expr, ...] = ()
+    #: the note says its components are independent (see _independence_said)
+    independence_said: bool = True
 
     def number_of(self, step: StepResult) -> int:
         """The seed number of a step: its position in the file (stable across reruns)."""
@@ -498,8 +511,33 @@ class _Context:
 #: "b_1 and b_2 are correlated by ρ", "分量之间彼此相关" — but not "uncorrelated", "不相关".
 _CORRELATED = re.compile(r"(?<![Uu]n)(?<!not )correlat(?:ed|ion)|"
                          r"(?<![不无非])(?:相关系数|彼此相关|相互相关|是相关的|存在相关|有相关)")
-_COMPONENT_WORDS = re.compile(r"\b(?:elements?|components?|entries|coordinates?)\b|分量|元素",
+_COMPONENT_WORDS = re.compile(r"\b(?:elements?|components?|entries|coordinates?)\b|分量|元素|維|维",
                               re.IGNORECASE)
+
+
+_INDEPENDENT = re.compile(r"independen|\bi\.?\s?i\.?\s?d\b|uncorrelat|独立|獨立|不相关|不相關",
+                          re.IGNORECASE)
+
+
+def _independence_said(events: Sequence[Any], notation: Notation) -> bool:
+    """Whether a sentence of the note says its vectors' components are independent (i.i.d.,
+    uncorrelated): independence words beside component words or a family's letter — not
+    "let X, Y be uncorrelated" about a formula's own variables."""
+    families = {f for f in notation.families} | {f.upper() for f in notation.families}
+    for e in events:
+        if isinstance(e, Directive):
+            return True  # the lecturer's declarations state the model
+        if not isinstance(e, (Prose, Heading)):
+            continue
+        for sentence in re.split(r"(?<=[.。;；!?！？])\s*", e.text):
+            if not _INDEPENDENT.search(re.sub(r"\$+[^$]*\$+", " ", sentence)):
+                continue
+            math = " ".join(re.findall(r"\$+([^$]*)\$+", sentence))
+            letters = set(re.findall(r"(?<![A-Za-z\\])([A-Za-z])(?![A-Za-z])", math))
+            if _COMPONENT_WORDS.search(sentence) or re.search(r"dimension|维", sentence) or \
+                    letters & families:
+                return True
+    return False
 
 
 def _correlated_components(source: Source, events: Sequence[Any], notation: Notation
@@ -909,9 +947,10 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
                                     "values verify did not read (not checked)")
     for a, b in ((lhs, rhs), (rhs, lhs)):
         if b.is_number and not b.is_Integer and not a.is_number and any(
-                str(x.base.label) == "x" for x in a.atoms(Indexed)):
-            # Σ_j e^{z_j} = 2.718 + 7.389 + 20.086: the example's scores (z = (1, 2, 3), given
-            # in words) are not read; for every z the numbers say nothing
+                str(x.base.label) in ("x", "y") for x in a.atoms(Indexed)):
+            # Σ_j e^{z_j} = 2.718 + 7.389 + 20.086, P_1 = e^{7.09}/(e^{7.09} + …): the
+            # example's scores (given in words or a table) are not read; for every z the
+            # numbers say nothing
             raise UnsupportedExpression("numbers for the scores of the note's example, whose "
                                         "values verify did not read (not checked)")
         if b.is_number and not isinstance(a, VectorLiteral) and is_random(a, model):
@@ -1016,6 +1055,13 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                              f"{text(given[0])} = {given[1]}, which the checker does not take "
                              "as a hypothesis", n, dset, model)
         lhs, rhs = _follows(lhs, rhs, step.premise, step.aliases)
+    if _splits_a_variance(lhs, rhs) and not ctx.independence_said:
+        # Var(Σ_d q_d k_d) = Σ_d Var(q_d k_d) in a note that never says its components are
+        # independent: the step needs uncorrelated terms, which verify's model (components
+        # at different indices independent) would grant without the note saying so
+        return _recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: the variance of a "
+                         "sum splits only for uncorrelated terms, which the note does not "
+                         "say (verify's model takes components as independent)", n, dset, model)
     moments = frozenset(lhs.atoms(E, Var, Cov) | rhs.atoms(E, Var, Cov))
     mixed = next((f for f in ctx.correlated if any(_mixes_components(m, f) for m in moments)),
                  None)
@@ -1177,6 +1223,12 @@ def _within_written_decimals(lhs: Expr, rhs: Expr, step: Step) -> bool:
         gap = abs(complex((lhs - rhs).evalf(30)))
     except (TypeError, ValueError):
         return False
+    # 22026.4658/22027.4725 = 0.9999545: the side that is one decimal is the result, rounded
+    # to its own places; the decimals of the computation are its exact inputs
+    results = [len(ms[0].group(1)) for side, ms in zip((step.lhs, step.rhs), written)
+               if len(ms) == 1 and _DECIMAL.fullmatch((side.source or "").strip().rstrip(".,，。"))]
+    if results:
+        return gap <= 10.0 ** -max(results)
     if gap <= 10.0 ** -min(places):
         return True
     if bool(written[0]) != bool(written[1]):
@@ -1222,6 +1274,11 @@ def _follows(lhs: Expr, rhs: Expr, premise: tuple[Link, Link],
     pa, pb = substitute(a.value, aliases), substitute(b.value, aliases)
     if isinstance(lhs, Symbol) and (pa.has(lhs) or pb.has(lhs)):
         return pa.xreplace({lhs: rhs}), pb.xreplace({lhs: rhs})
+    if isinstance(lhs, Pow) and isinstance(lhs.base, Symbol) and lhs.exp.is_Integer and \
+            lhs.exp > 0 and (pa.has(lhs.base) or pb.has(lhs.base)):
+        # d_k/c² = 1 ⇒ c² = d_k: the value of c² solves it (any root of it does)
+        root = rhs ** Rational(1, int(lhs.exp))
+        return pa.subs(lhs.base, root), pb.subs(lhs.base, root)
     return lhs, rhs
 
 
@@ -1458,6 +1515,8 @@ class Reading:
     skipped: int
     #: families whose components the note's words say are correlated, and where
     correlated: tuple[tuple[str, str], ...] = ()
+    #: whether the note says its components are independent (or i.i.d., uncorrelated)
+    independence_said: bool = False
 
 
 def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> Reading:
@@ -1534,7 +1593,8 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
     read_hyps, read_notes = _assumptions(source, events, notation, assumed)
     notes += read_notes
     return Reading(source, fmt, notation, tuple(blocks), tuple(chains), tuple(read_hyps),
-                   tuple(notes), skipped, _correlated_components(source, events, notation))
+                   tuple(notes), skipped, _correlated_components(source, events, notation),
+                   _independence_said(events, notation))
 
 
 def _correct_class(events: Sequence[Any]) -> str | None:
@@ -1564,6 +1624,7 @@ def check_source(source: Source, fmt: Format, settings: Settings = Settings()) -
         return VerifyResult(source.path, fmt, (), reading.skipped, tuple(notes), source.encoding)
     ctx = _Context(source, settings, start + settings.timeout, notation=reading.notation,
                    correlated=dict(reading.correlated),
+                   independence_said=reading.independence_said,
                    example_label=_example_label(reading.blocks, reading.notation),
                    example_scores=_example_scores(reading.blocks, reading.notation))
     by_block = {id(b.math): b for b in reading.blocks}

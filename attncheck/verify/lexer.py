@@ -97,7 +97,8 @@ _IGNORED = set(
     "notag left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr bigm Bigm "
     "middle mathstrut strut hfill allowbreak nobreak medspace thinspace thickspace negthinspace "
     "hline rm it bf cal mathopen mathclose mathrel mathbin mathord mathpunct displaybreak "
-    "enspace ensuremath centering raggedright small large Large normalsize footnotesize".split()
+    "enspace ensuremath centering raggedright small large Large normalsize footnotesize "
+    "square blacksquare qed Box".split()  # an end-of-proof mark is not mathematics
 )
 #: Macros whose {argument} is dropped with them.
 _DROP_ARG = {"label", "hspace", "vspace", "phantom", "hphantom", "vphantom", "color", "eqref",
@@ -461,12 +462,17 @@ class _Lexer:
             a = _argument(text, j)
             if not a:
                 raise LexError(f"\\{name} without its {{…}}", i)
+            # a group from the macro to the end of its annotation: the formula as written
+            # (\underbrace{a^2 + b^2}_{…} + …) is what the step shows, brace and all
+            self.emit("LBRACE", "{", i, a[0])
             self.run(a[0], a[1])
+            end = a[2]
             lab = re.match(r"\s*[_^]", _ahead(text, a[2], hi))
             if lab:  # the annotation under the brace is commentary
                 b = _argument(text, a[2] + lab.end())
-                return b[2] if b else a[2] + lab.end()
-            return a[2]
+                end = b[2] if b else a[2] + lab.end()
+            self.emit("RBRACE", "}", a[1], end)
+            return end
         if name in ("textcolor", "colorbox"):
             a = _argument(text, j)
             if a:

@@ -180,10 +180,16 @@ def _loss_target(toks: Sequence[Tok], outputs: set[str] | None
 
 
 def _hatted_predictions(definitions: Sequence[tuple[Row, list[Any]]], output: str) -> set[str]:
-    """ŷ in L = −Σ_i y_i log ŷ_i, where the note defined its softmax as σ(z)_i and never ŷ:
-    the prediction is that softmax's output, under the name the loss gives it."""
+    """ŷ in L = −Σ_i y_i log ŷ_i, where the note defined its softmax as σ(z)_i and never ŷ
+    (or y in L = −Σ t_i log y_i beside y = σ(x)): the prediction is that softmax's output,
+    under the name the loss gives it."""
     defined = {n[0] for _, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
                if n is not None}
+    # y = σ(x): a name given to the output applied to the scores is the output
+    applied = {n[0] for _, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
+               if n is not None and len(pieces) == 2 and pieces[1] is not None
+               and len(pieces[1].toks) >= 3 and _letter(pieces[1].toks[0]) == output
+               and pieces[1].toks[1].kind == "LPAR"}
     out: set[str] = set()
     for _, pieces in definitions:
         lhs = _name_of(pieces[0].toks)  # type: ignore[union-attr]
@@ -194,8 +200,9 @@ def _hatted_predictions(definitions: Sequence[tuple[Row, list[Any]]], output: st
             for n, t in enumerate(toks):
                 if t.kind == "WORD" and t.value in ("log", "ln"):
                     after = [_letter(u) for u in toks[n + 1:n + 4] if _letter(u)]
-                    if after and "\u0302" in unicodedata.normalize("NFD", after[0]) and \
-                            after[0] not in defined | {output}:
+                    if after and after[0] != output and (after[0] in applied or (
+                            "\u0302" in unicodedata.normalize("NFD", after[0]) and
+                            after[0] not in defined)):
                         out.add(after[0])
     return out
 
@@ -320,7 +327,7 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
             "y" in indexed:
         # a_j the softmax and y_j beside it: y is not the output that a becomes, and two
         # letters must never merge into one — the label, when the note names no other
-        rename["y"] = "t" if target is None else "υ"
+        rename["y"] = "t" if target is None and "t" not in indexed else "υ"
     for letter in _own_variables(definitions, rename):
         # x_1 = g_2(x_2) = c_1/x_2: the note's x is a variable of its own, not softmax's scores
         rename[letter] = letter + "ʹ"
@@ -720,7 +727,7 @@ def _families(rows: Sequence[Sequence[Row]], softmax: set[str]) -> tuple[str, ..
         if t.kind == "CDOT" and 1 <= n < len(toks) - 1 and \
                 toks[n - 1].kind == "LETTER" and toks[n + 1].kind == "LETTER" and \
                 (n + 2 >= len(toks) or toks[n + 2].kind != "SUB") and \
-                (n < 2 or toks[n - 2].kind != "SUB"):
+                (n < 2 or toks[n - 2].kind not in ("SUB", "SUP")):  # (not e^c · e^{x_i})
             see(toks[n - 1].value)
             see(toks[n + 1].value)
     # capital vectors of their own (Z_i) come after the small letters: the first two

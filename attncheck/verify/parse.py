@@ -148,12 +148,27 @@ class _EitherSum(Function):
 
 def _settle_sums(e: Expr) -> Expr:
     """Each :class:`_EitherSum` replaced by the reading in which the running letter is not
-    free elsewhere in ``e`` (Σ_{i≠j} t_j/y_j ∂y_j/∂x_i beside ∂y_i/∂x_i runs over j)."""
+    free elsewhere in ``e`` (Σ_{i≠j} t_j/y_j ∂y_j/∂x_i beside ∂y_i/∂x_i runs over j); and a
+    sum running over d renamed (see _RESERVED_INDICES)."""
     for node in sorted(e.atoms(_EitherSum), key=str):
         first, second, v, other = node.args
         outside = e.xreplace({node: S.Zero}).free_symbols
         e = e.xreplace({node: second if v in outside and other not in outside else first})
+    if any(v.name in _RESERVED_INDICES for s in e.atoms(Sum) for v, *_ in s.limits):
+        def rename(x: Sum) -> Expr:
+            names = {v.name for v, *_ in x.limits} & _RESERVED_INDICES
+            # every symbol of that name (the body's d may carry other assumptions)
+            return x.xreplace({a: index_symbol(a.name + "ʹ") for a in x.atoms(Symbol)
+                               if a.name in names})
+
+        e = e.replace(lambda x: isinstance(x, Sum) and any(
+            v.name in _RESERVED_INDICES for v, *_ in x.limits), rename)
     return e
+
+
+#: Letters the moment engine keeps for the dimension (d): a sum running over one of them,
+#: Σ_{d=1}^{d_k} q_d k_d, runs over a letter of its own (the value is the same).
+_RESERVED_INDICES = frozenset({"d"})
 
 
 class VectorLiteral(Function):
@@ -398,6 +413,10 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
             continue
         if t.kind == "ROWSEP" and out and out[-1].kind == "BEGIN":
             continue  # \begin{bmatrix} \\ x ⊙ …: a row break before the first row
+        if t.kind == "SUP" and a + 1 < n and toks[a + 1].kind in ("PLUS", "MINUS") and (
+                a + 2 >= n or toks[a + 2].kind in ("RBRACE", "COMMA")):
+            skip.add(a + 1)
+            continue  # \lim_{τ→0^+}: the side a limit is taken from, not a power
         if t.kind == "SUP" and out and out[-1].kind in ("LETTER", "GREEK") and (
                 (a + 1 < n and toks[a + 1].kind == "STAR") or
                 [u.kind for u in toks[a + 1:a + 4]] == ["LBRACE", "STAR", "RBRACE"]):
