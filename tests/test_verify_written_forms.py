@@ -401,3 +401,12 @@ def test_the_label_t_is_never_merged_with_the_output_y(rhs: str, status: str) ->
             "其中 $L = -\\sum_i t_i\\log y_i$，$y = \\sigma(x)$。\n\n"
             f"$$ \\frac{{\\partial L}}{{\\partial y_i}} = {rhs} $$\n")
     assert _claims(text)[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [("p_i - y_i", "holds-given"), ("y_i - p_i", "fails")])
+def test_scores_named_only_by_the_derivative(rhs: str, status: str) -> None:
+    # p_j = e^{a_j}/Σ e^{a_k}, then ∂L/∂o_i with o written nowhere else: o is the scores
+    text = ("$$ p_j = \\frac{e^{a_j}}{\\sum_k e^{a_k}} $$\n\nThe label $y$ is one-hot.\n\n"
+            f"$$\n\\begin{{align}}\nL &= - \\sum_i y_i \\log(p_i) \\\\\n"
+            f"\\frac{{\\partial L}}{{\\partial o_i}} &= {rhs}\n\\end{{align}}\n$$\n")
+    assert _claims(text)[-1] == status

@@ -207,6 +207,24 @@ def _hatted_predictions(definitions: Sequence[tuple[Row, list[Any]]], output: st
     return out
 
 
+def _only_differentiated(rows: Sequence[Sequence[Row]]) -> set[str]:
+    """Letters the note writes only as a derivative's variable, ∂o_i (never on their own)."""
+    by: set[str] = set()
+    elsewhere: set[str] = set()
+    for toks in _every_piece(rows):
+        kinds = [t for t in toks if t.kind != "LBRACE"]
+        for n, t in enumerate(kinds):
+            name = _letter(t)
+            if name is None or len(name) != 1 or not name.islower():
+                continue
+            if n + 1 < len(kinds) and kinds[n + 1].kind == "SUB" and n >= 1 and \
+                    kinds[n - 1].kind == "PARTIAL":
+                by.add(name)
+            elif not (n >= 1 and kinds[n - 1].kind == "SUB"):
+                elsewhere.add(name)  # (an index letter is not the letter of a vector)
+    return by - elsewhere
+
+
 def _labels_of(definitions: Sequence[tuple[Row, list[Any]]], prediction: str) -> set[str]:
     """The letters the note's losses multiply log(prediction) by (y in −Σ y_i log ŷ_i)."""
     return {t for _, pieces in definitions for p in pieces[1:] if p is not None
@@ -314,6 +332,12 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     as_indices = _index_letters(rows)
     for z in more_logits - {output, "x"} - set(aliases) - as_indices:
         rename.setdefault(z, "x")
+    if output is not None and logits is not None:
+        # p_j = e^{a_j}/Σ_k e^{a_k}, then ∂L/∂o_i with o written nowhere else: the scores,
+        # under the name the derivative gives them
+        for o in _only_differentiated(rows) - set(rename) - set(rename.values()) - {
+                output, logits, "x", "y", "t"} - as_indices:
+            rename[o] = "x"
     if logits and logits != "x" and logits not in as_indices:
         rename[logits] = "x"
         if logits.isupper() and logits.lower() in indexed and logits.lower() not in rename \
