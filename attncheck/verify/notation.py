@@ -469,7 +469,8 @@ def prose_aliases(texts: Sequence[str], notation: Notation) -> Notation:
 #: A letter the words call a constant: "by a constant $c$", "$C$ is any constant", "常数 $C$".
 _CONSTANT = re.compile(
     r"(?:\bconstants?|常数|常量)(?:\s+(?:term|value|shift|offset))?\s*\$+\s*([A-Za-z])\s*\$+|"
-    r"\$+\s*([A-Za-z])\s*\$+\s*(?:is|be|为|是|表示)\s*(?:a |an |any |some |任意|一个|某个)?\s*"
+    r"(?:\$+\s*([A-Za-z])\s*\$+|(?<![A-Za-z\\$])([A-Za-z])(?![A-Za-z$]))\s*"
+    r"(?:is|be|为|是|表示)\s*(?:a |an |any |some |任意|一个|某个)?\s*"
     r"(?:real |scalar )?(?:constant|常数|常量)", re.IGNORECASE)
 
 
@@ -477,10 +478,16 @@ def prose_constants(texts: Sequence[str], notation: Notation) -> Notation:
     """Letters the note's words call constants (softmax(x + c) = softmax(x) "for any constant
     $c$"): real numbers in its formulas — never a letter the formulas give another meaning."""
     taken = set(notation.rename) | set(notation.rename.values()) | set(notation.families) | \
-        set(notation.scalars) | set(notation.functions) | {notation.dim, "e", "x", "y", "t", "L"}
-    found = {m.group(1) or m.group(2) for text in texts for m in _CONSTANT.finditer(text)}
+        set(notation.functions) | {notation.dim, "e", "x", "y", "t", "L"}
+    found = {next(g for g in m.groups() if g) for text in texts for m in _CONSTANT.finditer(text)}
     found -= taken
-    return replace(notation, constants=notation.constants | found) if found else notation
+    if not found:
+        return notation
+    # Var(C X) = C² Var(X) "(C 为常数)": a letter read as random in Var(·) that the words call
+    # a constant is one
+    scalars = tuple(x for x in notation.scalars if x not in found)
+    return replace(notation, constants=notation.constants | found, scalars=scalars,
+                   dependent=tuple(p for p in notation.dependent if not set(p) & found))
 
 
 def _two_indexed(rows: Sequence[Sequence[Row]], families: tuple[str, ...]) -> frozenset[str]:
