@@ -109,6 +109,10 @@ BROKEN: dict[tuple[str, int], str] = {
     ("hexo-last-layer-softmax-ce", 35): r"Loss(\bm{a,y}): two vectors in one \bm",
     ("peterroelants-softmax-ce-notebook", 77): r"\xi(\mathbf{t},\mathbf{z}): a function of two "
     "vectors",
+    **{("kyuusaku-softmax-derivative-prime", n): "a line of C++ (Caffe) code set as math, "
+       "top_data = (-1.)*sum_multiplier_*…" for n in (48, 52)},
+    ("contract-attention-scaling-spec", 75): "words in inline math, |score_ij| <= √d_k (after "
+    "QK-norm)",
     ("xor-notes-sigma-softmax-ce", 264): r"D(P \ || \ Q): a divergence",
     ("nnfs-notes-softmax-derivative", 7): r"\frac{\partial S_{i,j}}{\partial z_{i,k}} = ?: a "
     "question, not a claim",

@@ -88,3 +88,15 @@ def test_the_largest_score_is_not_an_entry_a_case_can_touch(rhs: str, status: st
     text = ("Let $p_i = \\frac{e^{Z_i}}{\\sum_j e^{Z_j}}$.\n\n当 $i = target$ 时\n\n"
             f"$$\np_i = {rhs}\n$$\n")
     assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("words,label", [
+    ("真实标签为 $y = (0, 1, 0)$。", None),  # the label's value, not the class's letter
+    ("正确类别为 $k$。", "t_m = δ_mk"),
+])
+def test_a_class_named_in_words_is_a_letter_not_a_vector(words: str, label: str | None) -> None:
+    text = ("$$ p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n" f"{words}\n\n"
+            "$$ L = -\\sum_i y_i \\log p_i $$\n\n$$ \\frac{\\partial L}{\\partial z_i} = p_i - y_i $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    declared = {str(h) for s in r.steps if s.kind == "claim" for h in s.declared}
+    assert (label in declared) if label else not any("δ" in h for h in declared), declared

@@ -401,3 +401,53 @@ def test_the_label_t_is_never_merged_with_the_output_y(rhs: str, status: str) ->
             "其中 $L = -\\sum_i t_i\\log y_i$，$y = \\sigma(x)$。\n\n"
             f"$$ \\frac{{\\partial L}}{{\\partial y_i}} = {rhs} $$\n")
     assert _claims(text)[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [("p_i - y_i", "holds-given"), ("y_i - p_i", "fails")])
+def test_scores_named_only_by_the_derivative(rhs: str, status: str) -> None:
+    # p_j = e^{a_j}/Σ e^{a_k}, then ∂L/∂o_i with o written nowhere else: o is the scores
+    text = ("$$ p_j = \\frac{e^{a_j}}{\\sum_k e^{a_k}} $$\n\nThe label $y$ is one-hot.\n\n"
+            f"$$\n\\begin{{align}}\nL &= - \\sum_i y_i \\log(p_i) \\\\\n"
+            f"\\frac{{\\partial L}}{{\\partial o_i}} &= {rhs}\n\\end{{align}}\n$$\n")
+    assert _claims(text)[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [("- {y_i \\over p_i }", "holds"),
+                                        ("- {p_i \\over y_i }", "fails")])
+def test_plain_tex_derivatives_in_escaped_brackets(rhs: str, status: str) -> None:
+    # \\[ … \\] for Markdown (MathJax then reads \[ … \]), {\rm d} … \over {\rm d} p_i, and
+    # a d that takes the whole product after it
+    text = ("Let \\\\( p_i = {e^{o_i} \\over \\sum_k e^{o_k}} \\\\).\n\n"
+            "\\\\[\n    {\\rm Loss} = - \\sum_{i} y_i \\log p_i,\n\\\\]\n\nwith gradient:\n"
+            f"\\\\[\n    - {{{{\\rm d}} y_i \\log p_i \\over {{\\rm d}} p_i}} = {rhs}.\n\\\\]\n")
+    assert _claims(text)[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [("d_k", "holds-given"), ("d_k^2", "fails")])
+def test_an_array_drawn_as_an_align(rhs: str, status: str) -> None:
+    text = ("Assume the components of $q$ and $k$ are independent, with mean 0 and variance 1.\n\n"
+            "$$ \\begin{array}{rcl}\nVar(q \\cdot k) & = & \\sum_{i=1}^{d_k}Var(q_i k_i) \\\\ \\\\\n"
+            f"             & = & {rhs}\n\\end{{array}} $$\n")
+    assert _claims(text)[-1] == status
+
+
+@pytest.mark.parametrize("lead,status", [("独立变量求和的方差", "holds-given"),
+                                         ("变量求和的方差", "needs-undeclared")])
+def test_independence_said_just_before_a_lemma(lead: str, status: str) -> None:
+    text = ("$$ Var(q_i k_i) = 1 $$\n\n" f"- {lead}\n$$ Var(X+Y) = Var(X) + Var(Y) $$\n")
+    assert _claims(text)[-1] == status
+
+
+@pytest.mark.parametrize("words,status", [("常数乘积的方差(C 为常数)", "holds"),
+                                          ("乘积的方差", "fails")])
+def test_a_constant_named_in_parentheses(words: str, status: str) -> None:
+    text = (f"- {words}\n$$ Var(C X) = C^2 Var(X) $$\n")
+    assert _claims(text)[-1].startswith(status.split("-")[0])
+
+
+@pytest.mark.parametrize("case,status", [("if $$i=j:$$", "holds"), ("if $$i \\neq j:$$", "fails")])
+def test_a_kramdown_case_label_with_a_colon(case: str, status: str) -> None:
+    text = ("$$ \\sigma(\\mathbf{z})_{i} = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n"
+            f"{case}\n\n$$ \\frac{{\\partial \\sigma(\\mathbf{{z}})_{{i}}}}{{\\partial z_j}} = "
+            "\\sigma(\\mathbf{z})_{i}(1 - \\sigma(\\mathbf{z})_{i}) $$\n")
+    assert _claims(text)[-1] == status

@@ -279,8 +279,21 @@ def _mathjax_delimiters(text: str) -> str:
     text = _unticked(text) if "`$" in text else text
     out = list(text)
     want: str | None = None
+    # \\[ … \\] written for Markdown, which turns \\ into \ before MathJax reads \[:
+    # taken as delimiters only in a file with no $$ display (inside $$ … $$, \\[2pt] is a
+    # row break with a skip)
+    escaped = "$$" not in text and re.search(r"(?<!\\)\\\\[\[(]", text) is not None
     for m in _BRACKETS.finditer(text):
         run = len(m.group(0)) - 1
+        if run == 2 and escaped:
+            c, at = m.group(0)[-1], m.end() - 3
+            if want is None and c in "[(":
+                want = "]" if c == "[" else ")"
+                out[at:at + 3] = "$$ " if c == "[" else "$  "
+            elif want == c:
+                out[at:at + 3] = " $$" if c == "]" else "  $"
+                want = None
+            continue
         if run % 2 == 0:
             continue
         c, at = m.group(0)[-1], m.end() - 2

@@ -124,7 +124,7 @@ from derivations import (
 )
 from derivations.checking import apply_hypotheses
 from derivations.expectation import MAX_TERMS, _canonical
-from derivations.operators import Cov, E, Var
+from derivations.operators import Cov, Dot, E, Var
 
 __all__ = ["MAX_STEPS", "NUMERIC_SECONDS", "STEP_SECONDS", "TIMEOUT", "Reading", "Settings",
            "candidates", "check_source", "read_note", "verify", "verify_text"]
@@ -295,6 +295,25 @@ def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
             continue
         out.append(name)
     return out
+
+
+def _independent_by_lead(step: Step, lhs: Expr, rhs: Expr, model: Model,
+                         declared: tuple[Hypothesis, ...]) -> tuple[Hypothesis, ...]:
+    """"独立变量求和的方差： Var(X+Y) = Var(X) + Var(Y)", "for independent X, Y: …": the words
+    just before a formula about two scalar random variables make them independent there."""
+    from attncheck.verify.prose import INDEPENDENT_WORDS
+
+    if not INDEPENDENT_WORDS.search(step.lead or ""):
+        return ()
+    names = sorted({f.name for f in model.families if f.scalar} &
+                   {str(s) for e in (lhs, rhs) for s in e.free_symbols})
+    if len(names) != 2:
+        return ()
+    pair = tuple(names)
+    if not any(tuple(sorted(p)) == pair for p in model.dependent):
+        return ()
+    h = Independent(*pair)
+    return () if h in declared else (h,)
 
 
 def _splits_a_variance(lhs: Expr, rhs: Expr) -> bool:
@@ -1038,6 +1057,7 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                              and h.label in sub else h for h in declared)
         else:
             lhs, rhs = _under_condition(lhs, c), _under_condition(rhs, c)
+    declared = declared + _independent_by_lead(step, lhs, rhs, model, declared)
     if ctx.example_label is not None and _writes_label_entries(step):
         # −Σ_j y_j log ŷ_j = −y_2 log ŷ_2 just after y = [0, 1, 0, 0]: the example's label
         from derivations.softmax import OneHotTarget
@@ -1336,10 +1356,30 @@ def _survey(source: Source, events: Sequence[Any], fmt: Format, settings: Settin
     return state.notation(found), state, notes
 
 
+def _components_before_scalars(chains: Sequence[Chain], notation: Notation) -> bool:
+    """Whether the formulas write the vectors' components (q_i k_i, q·k) before they first
+    use the scalars X, Y — then X, Y are a lemma's own, not names for those components."""
+    families, scalars = set(notation.families), set(notation.scalars)
+    for c in chains:
+        for st in c.steps:
+            for v in (st.lhs.value, st.rhs.value):
+                if not isinstance(v, Expr):
+                    continue
+                if {str(s) for s in v.free_symbols} & scalars:
+                    return False
+                if any(str(x.base.label) in families for x in v.atoms(Indexed)) or \
+                        v.has(Dot):
+                    return True
+    return False
+
+
 def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
-                 assumed: Sequence[Assumed]) -> tuple[list[Hypothesis], list[ReadNote]]:
+                 assumed: Sequence[Assumed], components_written: bool = False
+                 ) -> tuple[list[Hypothesis], list[ReadNote]]:
     """Hypotheses stated in the note's words, and in its formulas about one component
-    (``E(q_i) = 0``, ``D(X) = 1`` with X := q_i, ``q_i \\sim N(0,1)``)."""
+    (``E(q_i) = 0``, ``D(X) = 1`` with X := q_i, ``q_i \\sim N(0,1)``).
+    ``components_written``: the formulas write the vectors' components (q_i k_i), so words
+    about "the components" are not about the note's scalars X, Y."""
     hyps: list[Hypothesis] = []
     notes: list[ReadNote] = []
     model = notation.model()
@@ -1353,7 +1393,8 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
     for e in events:
         if isinstance(e, (Prose, Heading)):
             text = _math_as_words(e.text)
-            found = read_assumptions(text, notation.families, notation.scalars, context=context)
+            found = read_assumptions(text, notation.families, notation.scalars, context=context,
+                                     scalars_are_components=not components_written)
             for f in found:
                 add(f.hypothesis, source.location(e.offset(0)), f.phrase)
             # "* 各维度的 q_i, k_i 相互独立 / * 均值为 0 / * 方差为 1": items go on the subject
@@ -1590,7 +1631,8 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
                           leads=[b.lead for b in blocks], assumed=assumed,
                           correct=_correct_class(events),
                           headings=[e.offset(0) for e in events if isinstance(e, Heading)])
-    read_hyps, read_notes = _assumptions(source, events, notation, assumed)
+    written = _components_before_scalars(chains, notation)
+    read_hyps, read_notes = _assumptions(source, events, notation, assumed, written)
     notes += read_notes
     return Reading(source, fmt, notation, tuple(blocks), tuple(chains), tuple(read_hyps),
                    tuple(notes), skipped, _correlated_components(source, events, notation),

@@ -258,6 +258,10 @@ class _Lexer:
                 self.emit("NUMBER", _SUPERSCRIPTS[c], i, i + 1)
                 i += 1
                 continue
+            if c in "<>" and i + 1 < hi and text[i + 1] == "=":  # H >= 0 typed as code: ≥
+                self.emit("REL", "≥" if c == ">" else "≤", i, i + 2)
+                i += 2
+                continue
             if c == "=" or c in _UNICODE_REL:
                 i = self.relation(i, hi)
                 continue
@@ -282,7 +286,11 @@ class _Lexer:
                 m = _OLD_FONT.match(text, i, hi)
                 if m:  # {\rm if}: plain TeX's font switch — the words of \text{if}
                     core = m.group(2).strip()
-                    if re.fullmatch(r"[A-Za-z]+", core) and core not in WORDS:
+                    if re.fullmatch(r"[A-Za-z]", core):  # {\rm d}: one letter, as \mathrm{d}
+                        self.emit("LETTER", core, i, m.end())
+                    elif core in ("Loss", "loss", "Cost", "cost"):
+                        self.emit("LETTER", "L", i, m.end())  # {\rm Loss}: as \text{Loss}
+                    elif re.fullmatch(r"[A-Za-z]+", core) and core not in WORDS:
                         self.emit("TEXT", core, i, m.end(), note=core)
                     elif core:
                         self.run(m.start(2), m.end(2))

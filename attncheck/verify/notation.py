@@ -207,6 +207,24 @@ def _hatted_predictions(definitions: Sequence[tuple[Row, list[Any]]], output: st
     return out
 
 
+def _only_differentiated(rows: Sequence[Sequence[Row]]) -> set[str]:
+    """Letters the note writes only as a derivative's variable, ∂o_i (never on their own)."""
+    by: set[str] = set()
+    elsewhere: set[str] = set()
+    for toks in _every_piece(rows):
+        kinds = [t for t in toks if t.kind != "LBRACE"]
+        for n, t in enumerate(kinds):
+            name = _letter(t)
+            if name is None or len(name) != 1 or not name.islower():
+                continue
+            if n + 1 < len(kinds) and kinds[n + 1].kind == "SUB" and n >= 1 and \
+                    kinds[n - 1].kind == "PARTIAL":
+                by.add(name)
+            elif not (n >= 1 and kinds[n - 1].kind == "SUB"):
+                elsewhere.add(name)  # (an index letter is not the letter of a vector)
+    return by - elsewhere
+
+
 def _labels_of(definitions: Sequence[tuple[Row, list[Any]]], prediction: str) -> set[str]:
     """The letters the note's losses multiply log(prediction) by (y in −Σ y_i log ŷ_i)."""
     return {t for _, pieces in definitions for p in pieces[1:] if p is not None
@@ -314,6 +332,12 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     as_indices = _index_letters(rows)
     for z in more_logits - {output, "x"} - set(aliases) - as_indices:
         rename.setdefault(z, "x")
+    if output is not None and logits is not None:
+        # p_j = e^{a_j}/Σ_k e^{a_k}, then ∂L/∂o_i with o written nowhere else: the scores,
+        # under the name the derivative gives them
+        for o in _only_differentiated(rows) - set(rename) - set(rename.values()) - {
+                output, logits, "x", "y", "t"} - as_indices:
+            rename[o] = "x"
     if logits and logits != "x" and logits not in as_indices:
         rename[logits] = "x"
         if logits.isupper() and logits.lower() in indexed and logits.lower() not in rename \
@@ -445,7 +469,8 @@ def prose_aliases(texts: Sequence[str], notation: Notation) -> Notation:
 #: A letter the words call a constant: "by a constant $c$", "$C$ is any constant", "常数 $C$".
 _CONSTANT = re.compile(
     r"(?:\bconstants?|常数|常量)(?:\s+(?:term|value|shift|offset))?\s*\$+\s*([A-Za-z])\s*\$+|"
-    r"\$+\s*([A-Za-z])\s*\$+\s*(?:is|be|为|是|表示)\s*(?:a |an |any |some |任意|一个|某个)?\s*"
+    r"(?:\$+\s*([A-Za-z])\s*\$+|(?<![A-Za-z\\$])([A-Za-z])(?![A-Za-z$]))\s*"
+    r"(?:is|be|为|是|表示)\s*(?:a |an |any |some |任意|一个|某个)?\s*"
     r"(?:real |scalar )?(?:constant|常数|常量)", re.IGNORECASE)
 
 
@@ -453,10 +478,16 @@ def prose_constants(texts: Sequence[str], notation: Notation) -> Notation:
     """Letters the note's words call constants (softmax(x + c) = softmax(x) "for any constant
     $c$"): real numbers in its formulas — never a letter the formulas give another meaning."""
     taken = set(notation.rename) | set(notation.rename.values()) | set(notation.families) | \
-        set(notation.scalars) | set(notation.functions) | {notation.dim, "e", "x", "y", "t", "L"}
-    found = {m.group(1) or m.group(2) for text in texts for m in _CONSTANT.finditer(text)}
+        set(notation.functions) | {notation.dim, "e", "x", "y", "t", "L"}
+    found = {next(g for g in m.groups() if g) for text in texts for m in _CONSTANT.finditer(text)}
     found -= taken
-    return replace(notation, constants=notation.constants | found) if found else notation
+    if not found:
+        return notation
+    # Var(C X) = C² Var(X) "(C 为常数)": a letter read as random in Var(·) that the words call
+    # a constant is one
+    scalars = tuple(x for x in notation.scalars if x not in found)
+    return replace(notation, constants=notation.constants | found, scalars=scalars,
+                   dependent=tuple(p for p in notation.dependent if not set(p) & found))
 
 
 def _two_indexed(rows: Sequence[Sequence[Row]], families: tuple[str, ...]) -> frozenset[str]:

@@ -1985,6 +1985,13 @@ def _as_differential(x: Any) -> Any:
         for m, f in ((a, b), (b, a)):
             if isinstance(m, Symbol) and m.name in _D_LETTERS and not f.is_Number:
                 return f
+    if isinstance(x, Mul) and len(x.args) > 2:
+        # d y_i log p_i (over d p_i): the d takes the whole product after it, as ∂ does —
+        # cancelled against the d below, it would read y_i log p_i / p_i
+        ds = [m for m in x.args if isinstance(m, Symbol) and m.name in _D_LETTERS]
+        rest = [m for m in x.args if m not in ds]
+        if len(ds) == 1 and rest and not all(m.is_Number for m in rest):
+            return Mul(*rest)
     return None
 
 

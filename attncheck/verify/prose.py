@@ -23,7 +23,7 @@ from sympy import Integer
 
 from derivations import DistributedAs, Hypothesis, Independent, MeanIs, VarianceIs
 
-__all__ = ["Found", "read_assumptions"]
+__all__ = ["INDEPENDENT_WORDS", "Found", "read_assumptions"]
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ _NUM0 = r"(?:0|零|zero|0\s*\.?)"
 _NUM1 = r"(?:1|一|one|unit)"
 _SEP = r"[\s:：=为是都均皆了的\$\{\}\\,，]*"
 
-_INDEPENDENT = re.compile(
+INDEPENDENT_WORDS = _INDEPENDENT = re.compile(
     r"独立同分布|獨立同分佈|獨立同分布|相互独立|相互獨立|彼此独立|彼此獨立|互相独立|互相獨立|是独立的|是獨立的|独立的|獨立的|独立|獨立|i\.\s?i\.\s?d\.?|\biid\b|"
     r"\bindependent(?:ly)?\b|\bindependence\b|不相关|\buncorrelated\b", re.I)
 _MEAN0 = re.compile(
@@ -74,7 +74,8 @@ _ABOUT = re.compile(r"分量|元素|随机变量|隨機變數|隨機變量|向�
 
 
 def read_assumptions(text: str, families: tuple[str, ...], scalars: tuple[str, ...] = (),
-                     *, context: bool = False) -> list[Found]:
+                     *, context: bool = False, scalars_are_components: bool = True
+                     ) -> list[Found]:
     """The hypotheses ``text`` states about the components of ``families`` and the scalar
     random variables ``scalars`` (see the module doc).
 
@@ -91,7 +92,7 @@ def read_assumptions(text: str, families: tuple[str, ...], scalars: tuple[str, .
         if _NEGATED.search(sentence) or _CONCLUSION.search(sentence):
             continue
         if scalars:
-            out += _scalar_facts(sentence, at, scalars)
+            out += _scalar_facts(sentence, at, scalars, scalars_are_components)
         if not (_ABOUT.search(sentence) or context):
             continue
         out += _one(sentence, at, families)
@@ -110,16 +111,23 @@ _MOMENT_OF = re.compile(r"(?P<op>\\mathbb\s*\{?\s*E\s*\}?|E|Var|\\operatorname\s
 
 
 _RANDOM_VARIABLES = re.compile(r"随机变量|\brandom variables?\b", re.I)
+#: Words that put a sentence about the vectors' components (not the note's scalars X, Y).
+_OF_THE_VECTORS = re.compile(r"\b(?:quer(?:y|ies)|keys?|components?|elements?|entries|vectors?)\b|"
+                             r"元素|分量|向量|查询|键", re.I)
 
 
-def _scalar_facts(sentence: str, at: int, scalars: tuple[str, ...]) -> list[Found]:
+def _scalar_facts(sentence: str, at: int, scalars: tuple[str, ...],
+                  are_components: bool = True) -> list[Found]:
     """What a sentence says of scalar random variables X, Y: "X and Y are independent",
     "E[X] = 0", "Var(Y) = 1" written in the prose (notes state them so before using them)."""
     out: list[Found] = []
     named = [x for x in scalars if re.search(rf"(?<![A-Za-z\\]){x}(?![A-Za-z])", sentence)]
     m = _INDEPENDENT.search(sentence)
-    if not named and len(scalars) == 2 and _RANDOM_VARIABLES.search(sentence):
+    if not named and len(scalars) == 2 and _RANDOM_VARIABLES.search(sentence) and \
+            (are_components or not _OF_THE_VECTORS.search(sentence)):
         # "independent random variables with mean 0, variance 1": the note's two, X and Y
+        # (not "Query 和 Key 的每个元素都是…的独立随机变量" where the formulas write q_i k_i:
+        # that is about the vectors' components, and X, Y are a lemma's own)
         named = list(scalars)
         for pattern, make in ((_MEAN0, MeanIs), (_VAR1, VarianceIs)):
             w = pattern.search(sentence)

@@ -145,12 +145,20 @@ def _unwrap(toks: list[Tok]) -> tuple[list[Tok], str]:
         return toks, env
 
 
+def _relation_column(toks: list[Tok]) -> bool:
+    """``\begin{array}{rcl} a & = & b \\ & = & c``: an array whose middle column is the
+    relation — an align drawn as a table, not a matrix."""
+    return any(a.kind == "AMP" and r.kind == "REL" and b.kind == "AMP"
+               for a, r, b in zip(toks, toks[1:], toks[2:]))
+
+
 def _inner_row_envs(toks: list[Tok]) -> list[Tok]:
     """``a = \\begin{aligned} … \\end{aligned}``-style nesting inside a row env: unwrap too."""
     out = []
+    table = _relation_column(toks)  # an array drawn as an align: its rows are the chain's
     for t in toks:
         if t.kind in ("BEGIN", "END") and t.value.rstrip("*") in ROW_ENVS and \
-                t.value.rstrip("*") not in ("array",):
+                (t.value.rstrip("*") not in ("array",) or table):
             continue
         out.append(t)
     return out
@@ -401,7 +409,8 @@ def _relations_at_top(toks: Sequence[Tok]) -> list[int]:
 
 def is_index_condition(toks: Sequence[Tok]) -> bool:
     """``i = j``, ``i \\neq j``, ``k \\ne i``, ``i \\in \\{1..n\\}``, ``\\forall i``: about indices only."""
-    toks = [t for n, t in enumerate(toks) if t.kind not in ("QUAD", "LPAR", "RPAR", "TEXT", "COMMA")
+    toks = [t for n, t in enumerate(toks) if t.kind not in ("QUAD", "LPAR", "RPAR", "TEXT", "COMMA",
+                                                           "COLON")
             and not (t.kind == "LBRACE" and n + 1 < len(toks) and toks[n + 1].kind == "RBRACE")
             and not (t.kind == "RBRACE" and n > 0 and toks[n - 1].kind == "LBRACE")]
     if not toks:  # (i \not ={} j: the empty group typed to space the ≠ goes)
