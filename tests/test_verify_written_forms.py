@@ -451,3 +451,15 @@ def test_a_kramdown_case_label_with_a_colon(case: str, status: str) -> None:
             f"{case}\n\n$$ \\frac{{\\partial \\sigma(\\mathbf{{z}})_{{i}}}}{{\\partial z_j}} = "
             "\\sigma(\\mathbf{z})_{i}(1 - \\sigma(\\mathbf{z})_{i}) $$\n")
     assert _claims(text)[-1] == status
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\frac{\\partial S(x_i)}{\\partial x_j} = S(x_i)(\\delta_{ij} - S(x_j))", "holds"),
+    ("\\frac{\\partial S(x_i)}{\\partial x_j} = S(x_i)(1 - S(x_j))", "fails"),
+    ("\\frac{\\partial \\log S(x_i)}{\\partial x_j} = \\delta_{ij} - S(x_j)", "holds"),
+    ("\\frac{\\partial \\log S(x_i)}{\\partial x_j} = 1 - S(x_j)", "fails"),
+])
+def test_the_softmax_written_as_a_function_of_one_score(claim: str, status: str) -> None:
+    # S(x_i) = exp(x_i)/Σ_j exp(x_j): S is the softmax, S(x_i) its output at score i
+    text = ("$$ S(x_i) = \\frac{\\exp(x_i)}{\\sum_j \\exp(x_j)} $$\n\n" f"$$ {claim} $$\n")
+    assert _claims(text) == [status]

@@ -309,6 +309,17 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                 for p in r.pieces:
                     if p is not None and target is None:
                         target = _loss_target(p.toks, outputs)[1]
+    if output is None:  # S(x_i) = e^{x_i}/Σ_j e^{x_j}: S is the softmax, written by entry
+        for r, pieces in definitions:
+            toks = [t for t in pieces[0].toks if t.kind not in ("LBRACE", "RBRACE")] \
+                if pieces[0] is not None else []
+            if len(toks) == 6 and _letter(toks[0]) and toks[1].kind == "LPAR" and \
+                    _letter(toks[2]) and toks[3].kind == "SUB" and toks[5].kind == "RPAR" and \
+                    len(pieces) == 2 and pieces[1] is not None and \
+                    _softmax_logits(pieces[1].toks, named=False) == _letter(toks[2]):
+                output, logits = _letter(toks[0]), _letter(toks[2])
+                functions.discard(output)
+                break
     if output is None:  # ∂S_i/∂a_j = ∂/∂a_j (e^{a_i}/Σ_k e^{a_k}): S is that softmax
         output, logits = _differentiated_softmax(rows, _chained(definitions)) or (None, None)
     if output is None and logits is None and in_loss and "x" not in _chained(definitions):

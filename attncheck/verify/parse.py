@@ -1441,6 +1441,16 @@ class _Build(Transformer_NonRecursive):
                     (isinstance(b.expr, _Vector) and b.expr.name == "x") or
                     (b.expr == Symbol("x") and self.n.rename.get("sigma") == "y")):
             return a  # σ_i(𝐳), σ_i(z): the i-th output, with the scores it is a function of named
+        if juxtaposed and ((isinstance(a, _Vector) and a.name == "y" and a.coeff == 1) or (
+                isinstance(a, Symbol) and a.name == "y" and self.n.rename.get("y") != "y")) and \
+                isinstance(b, _Paren) and isinstance(b.expr, Indexed) and \
+                str(b.expr.base.label) == "x" and len(b.expr.indices) == 1:
+            return IndexedBase("y")[b.expr.indices]  # S(x_i): the output at score i, y_i
+        if juxtaposed and isinstance(a, log) and isinstance(a.args[0], Symbol) and \
+                a.args[0].name == "y" and isinstance(b, _Paren) and \
+                isinstance(b.expr, Indexed) and str(b.expr.base.label) == "x" and \
+                len(b.expr.indices) == 1:
+            return log(IndexedBase("y")[b.expr.indices])  # log S(x_i): log of y_i
         if juxtaposed and self._loss_call(a, b):
             return LOSS
         if juxtaposed and isinstance(b, _Tuple) and isinstance(a, Symbol) and not a.is_integer:
