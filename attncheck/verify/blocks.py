@@ -285,25 +285,18 @@ def _mathjax_delimiters(text: str) -> str:
     escaped = "$$" not in text and re.search(r"(?<!\\)\\\\[\[(]", text) is not None
     for m in _BRACKETS.finditer(text):
         run = len(m.group(0)) - 1
-        if run == 2 and escaped:
-            c, at = m.group(0)[-1], m.end() - 3
-            if want is None and c in "[(":
-                want = "]" if c == "[" else ")"
-                out[at:at + 3] = "$$ " if c == "[" else "$  "
-            elif want == c:
-                out[at:at + 3] = " $$" if c == "]" else "  $"
-                want = None
+        if run % 2 == 0 and not (run == 2 and escaped):
             continue
-        if run % 2 == 0:
-            continue
-        c, at = m.group(0)[-1], m.end() - 2
-        if c == "[" and at > 0 and not text[at - 1].isspace() and text[at - 1] not in ">*$(":
+        width = 3 if run % 2 == 0 else 2  # \\[ (escaped for Markdown) or \[, as written
+        c, at = m.group(0)[-1], m.end() - width
+        if width == 2 and c == "[" and at > 0 and not text[at - 1].isspace() and \
+                text[at - 1] not in ">*$(":
             continue  # Var\[XY\] inside $…$: Markdown's escaped bracket, not MathJax's display
         if want is None and c in "[(":
             want = "]" if c == "[" else ")"
-            out[at:at + 2] = "$$" if c == "[" else "$ "
+            out[at:at + width] = ("$$" if c == "[" else "$").ljust(width)
         elif want == c:
-            out[at:at + 2] = "$$" if c == "]" else " $"
+            out[at:at + width] = ("$$" if c == "]" else "$").rjust(width)
             want = None
     text = _hide_text_dollars("".join(out))
     # "$$⏎\begin{align}": amsmath would cut the paragraph at \begin and leave the $$
