@@ -203,19 +203,8 @@ _BRACKETS = re.compile(r"\\+[\[\]()]")
 
 
 #: Hexo's tag plugin: {% mathjax %} … {% endmathjax %}.
-_HEXO = re.compile(r"\{%\s*mathjax\b[^%\n]*%\}((?:(?!\{%\s*mathjax\b).)*?)"
-                   r"\{%\s*endmathjax\s*%\}", re.DOTALL)
-
-
-def _hexo_math(m: re.Match[str]) -> str:
-    """A Hexo math tag as $…$ (within a line) or $$…$$ (over lines, as a display), each tag
-    padded with spaces to its length so that offsets stay."""
-    body = m.group(1)
-    mark = "$$" if "\n" in body else "$"
-    a, b = m.start(1) - m.start(0), m.end(0) - m.end(1)
-    return mark + " " * (a - len(mark)) + body + mark + " " * (b - len(mark))
-
-
+_HEXO_OPEN = re.compile(r"\{%\s*mathjax\b[^%\n]*%\}")
+_HEXO_CLOSE = re.compile(r"\{%\s*endmathjax\s*%\}")
 #: Hugo's math shortcodes: {{< texd `…` >}}, {{< katex >}}…{{< /katex >}}, {{< math >}}….
 _HUGO_OPEN = re.compile(r"\{\{<\s*(?:texd|tex|katex|math|mathjax)\b[^`>\n]*`|"
                         r"\{\{<\s*(?:katex|math|mathjax)\b[^>\n]*>\}\}")
@@ -245,13 +234,14 @@ def _pairs(text: str, opener: re.Pattern[str], closer: re.Pattern[str]
     return out
 
 
-def _as_math(text: str, pairs: list[tuple[re.Match[str], re.Match[str]]]) -> str:
-    """Each (opener, closer) as $$ … $$ (over lines or an environment) or $ … $, padded to
-    their lengths with spaces (offsets stay)."""
+def _as_math(text: str, pairs: list[tuple[re.Match[str], re.Match[str]]],
+             environments: bool = True) -> str:
+    """Each (opener, closer) as $$ … $$ (over lines, or with ``environments`` around an
+    environment) or $ … $, padded to their lengths with spaces (offsets stay)."""
     out = list(text)
     for o, c in pairs:
         body = text[o.end():c.start()]
-        mark = "$$" if "\n" in body or "\\begin" in body else "$"
+        mark = "$$" if "\n" in body or (environments and "\\begin" in body) else "$"
         out[o.start():o.end()] = mark + " " * (o.end() - o.start() - len(mark))
         out[c.start():c.end()] = mark + " " * (c.end() - c.start() - len(mark))
     return "".join(out)
@@ -274,7 +264,8 @@ def _mathjax_delimiters(text: str) -> str:
     is a row break with a skip).  Pairs are matched left to right: an opener waits for its
     closer, so ``\\]`` alone is left alone.
     """
-    text = _HEXO.sub(_hexo_math, text) if "endmathjax" in text else text
+    if "endmathjax" in text:  # (a Hexo tag's kind is its lines: one line is inline math)
+        text = _as_math(text, _pairs(text, _HEXO_OPEN, _HEXO_CLOSE), environments=False)
     text = _as_math(text, _pairs(text, _HUGO_OPEN, _HUGO_CLOSE)) if "{{<" in text else text
     text = _unticked(text) if "`$" in text else text
     out = list(text)

@@ -102,7 +102,7 @@ from attncheck.verify.parse import (
     index_symbol,
     matrix_entries,
 )
-from attncheck.verify.prose import read_assumptions
+from attncheck.verify.prose import INDEPENDENT_WORDS, read_assumptions
 from attncheck.verify.result import (
     DerivationResult,
     ReadNote,
@@ -301,8 +301,6 @@ def _independent_by_lead(step: Step, lhs: Expr, rhs: Expr, model: Model,
                          declared: tuple[Hypothesis, ...]) -> tuple[Hypothesis, ...]:
     """"独立变量求和的方差： Var(X+Y) = Var(X) + Var(Y)", "for independent X, Y: …": the words
     just before a formula about two scalar random variables make them independent there."""
-    from attncheck.verify.prose import INDEPENDENT_WORDS
-
     if not INDEPENDENT_WORDS.search(step.lead or ""):
         return ()
     names = sorted({f.name for f in model.families if f.scalar} &
@@ -534,10 +532,6 @@ _COMPONENT_WORDS = re.compile(r"\b(?:elements?|components?|entries|coordinates?)
                               re.IGNORECASE)
 
 
-_INDEPENDENT = re.compile(r"independen|\bi\.?\s?i\.?\s?d\b|uncorrelat|独立|獨立|不相关|不相關",
-                          re.IGNORECASE)
-
-
 def _independence_said(events: Sequence[Any], notation: Notation) -> bool:
     """Whether a sentence of the note says its vectors' components are independent (i.i.d.,
     uncorrelated): independence words beside component words or a family's letter — not
@@ -549,11 +543,11 @@ def _independence_said(events: Sequence[Any], notation: Notation) -> bool:
         if not isinstance(e, (Prose, Heading)):
             continue
         for sentence in re.split(r"(?<=[.。;；!?！？])\s*", e.text):
-            if not _INDEPENDENT.search(re.sub(r"\$+[^$]*\$+", " ", sentence)):
+            if not INDEPENDENT_WORDS.search(re.sub(r"\$+[^$]*\$+", " ", sentence)):
                 continue
             math = " ".join(re.findall(r"\$+([^$]*)\$+", sentence))
             letters = set(re.findall(r"(?<![A-Za-z\\])([A-Za-z])(?![A-Za-z])", math))
-            if _COMPONENT_WORDS.search(sentence) or re.search(r"dimension|维", sentence) or \
+            if _COMPONENT_WORDS.search(sentence) or re.search(r"dimension", sentence) or \
                     letters & families:
                 return True
     return False
@@ -1082,19 +1076,26 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
         return _recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: the variance of a "
                          "sum splits only for uncorrelated terms, which the note does not "
                          "say (verify's model takes components as independent)", n, dset, model)
+
+    def refused(why: str) -> StepResult:
+        """Not judged, for ``why``; the sides as verify read them go with it."""
+        return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, f"cannot check: {why}", n,
+                                 dset, model), lhs=lhs, rhs=rhs)
+
+    samples = sorted(set(step.lhs.dropped) | set(step.rhs.dropped))
+    if len(samples) >= 2:
+        # y_k^{(i)} and y_k^{(j)} both read as y_k: what tells them apart was not kept, and
+        # the verdict either way would be about one sample where the note has two
+        return refused(f"entries of samples {', '.join(samples)} (upper indices) read as one")
     moments = frozenset(lhs.atoms(E, Var, Cov) | rhs.atoms(E, Var, Cov))
     mixed = next((f for f in ctx.correlated if any(_mixes_components(m, f) for m in moments)),
                  None)
     if mixed is not None:  # "b_1 and b_2 are correlated by ρ": not the model verify checks in
-        return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: the note "
-                                 f"says the components of {mixed} are correlated (at "
-                                 f"{ctx.correlated[mixed]}); verify's model takes them as "
-                                 "independent", n, dset, model), lhs=lhs, rhs=rhs)
+        return refused(f"the note says the components of {mixed} are correlated (at "
+                       f"{ctx.correlated[mixed]}); verify's model takes them as independent")
     slow = next((where for m, where in ctx.too_slow.items() if m in moments), None)
     if slow is not None:  # the same moment cost a whole step's time before: not again
-        return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: a moment "
-                                 f"of this step took longer than {STEP_SECONDS:g} s at {slow}",
-                                 n, dset, model), lhs=lhs, rhs=rhs)
+        return refused(f"a moment of this step took longer than {STEP_SECONDS:g} s at {slow}")
     try:
         with _time_limit(min(STEP_SECONDS, remaining), "this step"):
             status, needs, residual, mean_square, checker = _judge(
@@ -1110,60 +1111,42 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             heavy = max(moments, key=lambda m: m.count_ops(), default=None)
             if heavy is not None and heavy.count_ops() >= _HEAVY_OPS:
                 ctx.too_slow.setdefault(heavy, f"{where.line}:{where.column}")
-        said = _in_note_letters(str(exc), model_notation(ctx))
-        return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, f"cannot check: {said}", n,
-                                 dset, model), lhs=lhs, rhs=rhs)
+        return refused(_in_note_letters(str(exc), model_notation(ctx)))
     except RecursionError:
         return _recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: too deeply nested",
                          n, dset, model)
     if status is StepStatus.FAILS and (_within_written_decimals(lhs, rhs, step) or (
             checker == "decimals" and _within_written_decimals(residual, S.Zero, step))):
         status, needs, checker = StepStatus.HOLDS, (frozenset(),), "decimals"
-    worded = _worded_entries(step, lhs - rhs, ctx.notation) if status is StepStatus.FAILS \
-        else []
-    if worded:
-        # L = −log p_dog after L = −Σ_i y_i log p_i: which index the word names (and so
-        # where the label's 1 is) the note says in words verify does not read
-        return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: "
-                                 f"{', '.join(worded)} names an entry by a word: which index "
-                                 "it is, verify did not read", n, dset, model),
-                       lhs=lhs, rhs=rhs)
-    samples = sorted(set(step.lhs.dropped) | set(step.rhs.dropped))
-    if len(samples) >= 2:
-        # y_k^{(i)} and y_k^{(j)} both read as y_k: what tells them apart was not kept, and
-        # the verdict either way would be about one sample where the note has two
-        return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: entries of "
-                                 f"samples {', '.join(samples)} (upper indices) read as one",
-                                 n, dset, model), lhs=lhs, rhs=rhs)
-    if step.restates is not None and status is StepStatus.FAILS:
-        # δ_i := −(a_i − y_i) under one heading, δ_i = a_i(1 − a_i)(y_i − a_i) under the next
-        # (another cost), or S rescaled in place before "S = QK^T": a name given a new
-        # meaning, or a wrong claim — the words decide
-        at = ctx.source.location(step.restates[0])
-        how = "otherwise under an earlier heading" if step.restates[1] == "heading" else \
-            "anew in place"
-        return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: the note "
-                                 f"defined {step.lhs.source.strip()} {how} (line {at.line}): "
-                                 "a new meaning here, or a claim?", n, dset, model),
-                       lhs=lhs, rhs=rhs)
-    if particular and status is StepStatus.FAILS:
-        # E := e^{z_1} + e^{z_2} + e^{z_3} from the note's three-class example, put into a
-        # step about a general z_i: the note meant its general E there, which it only named
-        said = _in_note_letters(", ".join(particular), model_notation(ctx))
-        return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: a "
-                                 f"definition written for particular entries ({said}) would "
-                                 "be put into a step about general ones", n, dset, model),
-                       lhs=lhs, rhs=rhs)
-    unknown = [_in_note_letters(u, model_notation(ctx)) for u in _unknown_quantities(
-        lhs, rhs, model, ctx.notation, only_vectors=checker == "calculus")] \
-        if status is StepStatus.FAILS else []
-    if unknown:
-        # a step that fails only as verify read it — with S_i, ŷ_1 whose meaning it never
-        # read — is not shown wrong: the note's definition of them was not understood
-        return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: "
-                                 f"{', '.join(unknown)} — verify did not read what "
-                                 f"{'it is' if len(unknown) == 1 else 'they are'} in this note",
-                                 n, dset, model), lhs=lhs, rhs=rhs)
+    if status is StepStatus.FAILS:
+        # a step that fails as verify read it is not shown wrong where the reading is in doubt
+        if worded := _worded_entries(step, lhs - rhs, ctx.notation):
+            # L = −log p_dog after L = −Σ_i y_i log p_i: which index the word names (and so
+            # where the label's 1 is) the note says in words verify does not read
+            return refused(f"{', '.join(worded)} names an entry by a word: which index it is, "
+                           "verify did not read")
+        if step.restates is not None:
+            # δ_i := −(a_i − y_i) under one heading, δ_i = a_i(1 − a_i)(y_i − a_i) under
+            # the next (another cost), or S rescaled in place before "S = QK^T": a name
+            # given a new meaning, or a wrong claim — the words decide
+            at = ctx.source.location(step.restates[0])
+            how = "otherwise under an earlier heading" if step.restates[1] == "heading" else \
+                "anew in place"
+            return refused(f"the note defined {step.lhs.source.strip()} {how} (line {at.line}): "
+                           "a new meaning here, or a claim?")
+        if particular:
+            # E := e^{z_1} + e^{z_2} + e^{z_3} from the note's three-class example, put into
+            # a step about a general z_i: the note meant its general E there, which it only
+            # named
+            said = _in_note_letters(", ".join(particular), model_notation(ctx))
+            return refused(f"a definition written for particular entries ({said}) would be put "
+                           "into a step about general ones")
+        unknown = [_in_note_letters(u, model_notation(ctx)) for u in _unknown_quantities(
+            lhs, rhs, model, ctx.notation, only_vectors=checker == "calculus")]
+        if unknown:
+            # with S_i, ŷ_1 whose meaning it never read: the note's definition was not understood
+            return refused(f"{', '.join(unknown)} — verify did not read what "
+                           f"{'it is' if len(unknown) == 1 else 'they are'} in this note")
     return StepResult(n, _loc(ctx, step.rhs), lhs, rhs, step.reason, status, needs, dset,
                       residual, mean_square, checker, lhs_source=step.lhs.source,
                       rhs_source=step.rhs.source, kind=step.kind, relation=step.relation,

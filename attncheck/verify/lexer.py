@@ -117,6 +117,8 @@ _ACCENTS = {"hat": "\u0302", "widehat": "\u0302", "tilde": "\u0303", "widetilde"
             "check": "\u030c", "breve": "\u0306", "acute": "\u0301", "grave": "\u0300"}
 #: English words notes write in math without \text (for~i = 1, …, C; if i = j).
 _PROSE_WORDS = {"for", "if", "where", "when", "otherwise", "with", "and"}
+#: Words for the loss, written as a name: \text{Loss}, {\rm cost} are the loss L.
+_LOSS_WORDS = frozenset({"Loss", "loss", "Cost", "cost"})
 #: Words a note writes for the index of the correct class (p_{\text{target}}, 1_{k=\text{ix}}).
 CLASS_WORDS = frozenset({"ix", "target", "tgt", "label", "gt", "correct", "cls", "class", "gold",
                          "truth", "answer"})
@@ -288,7 +290,7 @@ class _Lexer:
                     core = m.group(2).strip()
                     if re.fullmatch(r"[A-Za-z]", core):  # {\rm d}: one letter, as \mathrm{d}
                         self.emit("LETTER", core, i, m.end())
-                    elif core in ("Loss", "loss", "Cost", "cost"):
+                    elif core in _LOSS_WORDS:
                         self.emit("LETTER", "L", i, m.end())  # {\rm Loss}: as \text{Loss}
                     elif re.fullmatch(r"[A-Za-z]+", core) and core not in WORDS:
                         self.emit("TEXT", core, i, m.end(), note=core)
@@ -586,7 +588,7 @@ class _Lexer:
                 re.fullmatch(r"[A-Za-z]", core) is not None):
             if core in ("E", "Exp"):
                 self.emit("EXPECT", "E", i, a[2])
-            elif core in ("Loss", "loss", "Cost", "cost"):
+            elif core in _LOSS_WORDS:
                 self.emit("LETTER", "L", i, a[2])  # \text{Loss}: the loss L, a name
             elif core in ("T",) and self.out and self.out[-1].kind == "SUP":
                 self.out.pop()
@@ -749,9 +751,7 @@ _CASE_LIKE = ("matrix", "array", "aligned", "gathered", "smallmatrix", "split")
 
 
 def _cases_in_braces(toks: list[Tok]) -> list[Tok]:
-    r"""``\left\{ egin{matrix} a & i=j \ b & i 
-eq j \end{matrix} 
-ight.`` (also array,
+    r"""``\left\{ \begin{matrix} a & i=j \\ b & i \neq j \end{matrix} \right.`` (also array,
     aligned, with the condition after a \qquad in parentheses): the cases environment the
     note drew by hand — a brace closed on the right is a set, and stays."""
     closing: dict[int, int] = {}  # each \begin's \end, found in one pass (no rescans)

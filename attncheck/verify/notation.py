@@ -183,17 +183,16 @@ def _hatted_predictions(definitions: Sequence[tuple[Row, list[Any]]], output: st
     """ŷ in L = −Σ_i y_i log ŷ_i, where the note defined its softmax as σ(z)_i and never ŷ
     (or y in L = −Σ t_i log y_i beside y = σ(x)): the prediction is that softmax's output,
     under the name the loss gives it."""
-    defined = {n[0] for _, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
-               if n is not None}
+    heads = [(n, pieces) for _, pieces in definitions
+             for n in [_name_of(pieces[0].toks)] if n is not None]  # type: ignore[union-attr]
+    defined = {n[0] for n, _ in heads}
     # y = σ(x): a name given to the output applied to the scores is the output
-    applied = {n[0] for _, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
-               if n is not None and len(pieces) == 2 and pieces[1] is not None
-               and len(pieces[1].toks) >= 3 and _letter(pieces[1].toks[0]) == output
-               and pieces[1].toks[1].kind == "LPAR"}
+    applied = {n[0] for n, pieces in heads
+               if len(pieces) == 2 and pieces[1] is not None and len(pieces[1].toks) >= 3
+               and _letter(pieces[1].toks[0]) == output and pieces[1].toks[1].kind == "LPAR"}
     out: set[str] = set()
-    for _, pieces in definitions:
-        lhs = _name_of(pieces[0].toks)  # type: ignore[union-attr]
-        if lhs is None or lhs[0] not in LOSS_NAMES:
+    for lhs, pieces in heads:
+        if lhs[0] not in LOSS_NAMES:
             continue
         for p in pieces[1:]:
             toks = list(p.toks) if p is not None else []
@@ -391,12 +390,12 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     pairs = ((families[0], families[1]),) if len(families) >= 2 else ()
     pairs += tuple((a, b) for n, a in enumerate(scalars) for b in scalars[n + 1:])
     # m = max_k z_k, M = \max_j z_j: a shift the note names, a real number (never an index)
-    shifts = {n[0] for r, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
-              if n is not None and not n[1] and len(n[0]) == 1 and any(
-                  t.kind == "WORD" and t.value in ("max", "min")
-                  for p in pieces[1:] if p is not None for t in p.toks)}
-    losses = [n for r, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
-              if n is not None and (n[0] in ("L", "calL") or rename.get(n[0]) == "L")]
+    heads = [(n, pieces) for _, pieces in definitions
+             for n in [_name_of(pieces[0].toks)] if n is not None]  # type: ignore[union-attr]
+    shifts = {n[0] for n, pieces in heads if not n[1] and len(n[0]) == 1 and any(
+        t.kind == "WORD" and t.value in ("max", "min")
+        for p in pieces[1:] if p is not None for t in p.toks)}
+    losses = [n for n, _ in heads if n[0] in ("L", "calL") or rename.get(n[0]) == "L"]
     spread, square = _spread(rows, families, output)
     length = _length(rows, {k for k, v in rename.items() if v in ("x", "y", "t")} |
                      ({"x", "y", "t"} - set(rename)), families, dim)

@@ -831,6 +831,14 @@ def _upper_label(toks: Sequence[Tok], a: int) -> tuple[str, int] | None:
     return text, b + 1
 
 
+def _score_entry(b: Any) -> Indexed | None:
+    """(x_i): one entry of the scores in parentheses, the argument S(x_i) names its output by."""
+    if isinstance(b, _Paren) and isinstance(b.expr, Indexed) and \
+            str(b.expr.base.label) == "x" and len(b.expr.indices) == 1:
+        return b.expr
+    return None
+
+
 def _split_indices(e: Any) -> list[Expr]:
     """``ij`` (a product of two index letters) → [i, j]; ``i+1`` stays one index."""
     if isinstance(e, Mul) and all(isinstance(a, Symbol) for a in e.args):
@@ -1219,9 +1227,7 @@ class _Build(Transformer_NonRecursive):
                 return self.model.family(idx.text).mean
             return self._component(name, indices, idx, meta, S.One)
         if isinstance(base, Expr) and base in (LOSS, LIKELIHOOD):
-            if self.n.sample_loss and len(indices) == 1 and isinstance(indices[0], Symbol):
-                return Symbol(f"L_{indices[0]}")
-            return LOSS  # L_{CE}, L_i: the note's loss (a label on the name)
+            return self._loss(indices)  # L_{CE}, L_i: the note's loss (a label on the name)
         if isinstance(base, Indexed):  # q_i then _m: a second index
             return base.base[tuple(base.indices) + tuple(indices)]
         if isinstance(base, (_Paren,)):
@@ -1232,6 +1238,13 @@ class _Build(Transformer_NonRecursive):
         if isinstance(base, Expr) and base.is_Number:
             raise ParseProblem(f"a subscript on the number {base}", where)
         return self.v(base, meta)
+
+    def _loss(self, indices: list[Expr]) -> Expr:
+        """L with a subscript: the note's loss — or, where the note defines L_i apart from L
+        (Notation.sample_loss), L_i, one sample's loss, a name of its own."""
+        if self.n.sample_loss and len(indices) == 1 and isinstance(indices[0], Symbol):
+            return Symbol(f"L_{indices[0]}")
+        return LOSS
 
     def _component(self, name: str, indices: list[Expr], idx: _Index, meta: Any,
                    coeff: Expr) -> Expr:
@@ -1252,9 +1265,7 @@ class _Build(Transformer_NonRecursive):
                 raise ParseProblem(f"{name}_{{{idx.text}}}: a component takes one index", where)
             return coeff * IndexedBase(name)[indices[0]]
         if name in ("L",):
-            if self.n.sample_loss and len(indices) == 1 and isinstance(indices[0], Symbol):
-                return coeff * Symbol(f"L_{indices[0]}")
-            return coeff * LOSS
+            return coeff * self._loss(indices)
         if name in SOFTMAX_BASES and len(indices) == 2:
             # Y_{ic}, A_{ic}: sample i, class c — the checker keeps the class (the last index)
             # when every entry of a step is in one row (verify's conventions decide)
@@ -1441,16 +1452,14 @@ class _Build(Transformer_NonRecursive):
                     (isinstance(b.expr, _Vector) and b.expr.name == "x") or
                     (b.expr == Symbol("x") and self.n.rename.get("sigma") == "y")):
             return a  # σ_i(𝐳), σ_i(z): the i-th output, with the scores it is a function of named
-        if juxtaposed and ((isinstance(a, _Vector) and a.name == "y" and a.coeff == 1) or (
-                isinstance(a, Symbol) and a.name == "y" and self.n.rename.get("y") != "y")) and \
-                isinstance(b, _Paren) and isinstance(b.expr, Indexed) and \
-                str(b.expr.base.label) == "x" and len(b.expr.indices) == 1:
-            return IndexedBase("y")[b.expr.indices]  # S(x_i): the output at score i, y_i
-        if juxtaposed and isinstance(a, log) and isinstance(a.args[0], Symbol) and \
-                a.args[0].name == "y" and isinstance(b, _Paren) and \
-                isinstance(b.expr, Indexed) and str(b.expr.base.label) == "x" and \
-                len(b.expr.indices) == 1:
-            return log(IndexedBase("y")[b.expr.indices])  # log S(x_i): log of y_i
+        score = _score_entry(b) if juxtaposed else None
+        if score is not None and ((isinstance(a, _Vector) and a.name == "y" and a.coeff == 1)
+                                  or (isinstance(a, Symbol) and a.name == "y"
+                                      and self.n.rename.get("y") != "y")):
+            return IndexedBase("y")[score.indices]  # S(x_i): the output at score i, y_i
+        if score is not None and isinstance(a, log) and isinstance(a.args[0], Symbol) and \
+                a.args[0].name == "y":
+            return log(IndexedBase("y")[score.indices])  # log S(x_i): log of y_i
         if juxtaposed and self._loss_call(a, b):
             return LOSS
         if juxtaposed and isinstance(b, _Tuple) and isinstance(a, Symbol) and not a.is_integer:
@@ -1990,14 +1999,9 @@ def _as_differential(x: Any) -> Any:
         return None
     if isinstance(x, Symbol) and x.name in _D_LETTERS:
         return _NONE
-    if isinstance(x, Mul) and len(x.args) == 2:
-        a, b = x.args
-        for m, f in ((a, b), (b, a)):
-            if isinstance(m, Symbol) and m.name in _D_LETTERS and not f.is_Number:
-                return f
-    if isinstance(x, Mul) and len(x.args) > 2:
-        # d y_i log p_i (over d p_i): the d takes the whole product after it, as ∂ does —
-        # cancelled against the d below, it would read y_i log p_i / p_i
+    if isinstance(x, Mul):
+        # d y, and d y_i log p_i (over d p_i): the d takes the whole product after it, as ∂
+        # does — cancelled against the d below, it would read y_i log p_i / p_i
         ds = [m for m in x.args if isinstance(m, Symbol) and m.name in _D_LETTERS]
         rest = [m for m in x.args if m not in ds]
         if len(ds) == 1 and rest and not all(m.is_Number for m in rest):

@@ -41,7 +41,7 @@ _SEP = r"[\s:：=为是都均皆了的\$\{\}\\,，]*"
 
 INDEPENDENT_WORDS = _INDEPENDENT = re.compile(
     r"独立同分布|獨立同分佈|獨立同分布|相互独立|相互獨立|彼此独立|彼此獨立|互相独立|互相獨立|是独立的|是獨立的|独立的|獨立的|独立|獨立|i\.\s?i\.\s?d\.?|\biid\b|"
-    r"\bindependent(?:ly)?\b|\bindependence\b|不相关|\buncorrelated\b", re.I)
+    r"\bindependent(?:ly)?\b|\bindependence\b|不相关|不相關|\buncorrelated\b", re.I)
 _MEAN0 = re.compile(
     rf"(?:均值|期望|平均值|平均數|数学期望|數學期望|\bmeans?\b|\bexpectations?\b|\bexpected values?\b)"
     rf"(?:\s*(?:of|为|為|是|都|均|皆|等于|等於|equals?|is|are|being|=|:|：|\$|\\|mu|μ|\{{|\}}|\s))*"

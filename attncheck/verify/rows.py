@@ -343,7 +343,7 @@ _OPENING_WORDS = re.compile(r"[(（]|(?:当|若|如果)|(?:since|when|if|by|as)\
 
 
 def _words_in(toks: Sequence[Tok]) -> list[Tok]:
-    r"""The TEXT tokens that are words, not a subscript's label (Y_{	ext{pred}})."""
+    r"""The TEXT tokens that are words, not a subscript's label (Y_{\text{pred}})."""
     return [t for n, t in enumerate(toks) if t.kind == "TEXT" and not (
         (n >= 1 and toks[n - 1].kind == "SUB") or
         (n >= 2 and toks[n - 1].kind == "LBRACE" and toks[n - 2].kind == "SUB"))]
