@@ -81,6 +81,7 @@ from attncheck.verify.errors import Location, VerifyError
 from attncheck.verify.evidence import (
     PARAMETER_VALUE,
     attach_evidence,
+    free_vectors,
     letters_as_lengths,
     without_evidence,
     written_length,
@@ -659,7 +660,9 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
              ) -> tuple[StepStatus, tuple[frozenset[Hypothesis], ...], Expr]:
     """A softmax step, with the target statements the note made (and Σ_k t_k = 1 tried:
     a step that uses it without the note saying so needs it, undeclared)."""
+    from derivations.checking import Status
     from derivations.softmax import TARGET_SUMS_TO_ONE, check_softmax_equality
+    from derivations.softmax import g as FREE_VECTOR
     from derivations.softmax.hypotheses import SoftmaxHypothesis
 
     lhs, rhs = _one_row(lhs, rhs)
@@ -675,6 +678,16 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
                                         "(z_a + z_b + z_c): the vector's length is not said")
     lengths = letters_as_lengths(lhs, rhs)
     lhs, rhs = _softmax_conventions((lhs, rhs), model, lengths)
+    free, touched = free_vectors(lhs, rhs)
+    if touched or len(free) > 1:
+        raise UnsupportedExpression(f"unknown vector {min(touched or free)} (use x, y, t)")
+    if free:
+        # grad_i in Σ_i y_i(δ_ij − y_j) grad_i, a vector the note never defined: the engine's
+        # free vector g (no score moves it — no derivative here touches it).  Only a claim
+        # true for every value of it is true of the note's: anything else is not judged
+        (name,) = free
+        lhs, rhs = (e.replace(lambda a: isinstance(a, IndexedBase) and str(a.label) == name,
+                              lambda a: FREE_VECTOR) for e in (lhs, rhs))
     pool = tuple(h for h in declared if isinstance(h, SoftmaxHypothesis))
     pool += () if TARGET_SUMS_TO_ONE in pool else (TARGET_SUMS_TO_ONE,)
     v = check_softmax_equality(lhs, rhs, n=written_length(lhs, rhs), reason=reason,
@@ -689,6 +702,9 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
                                    n=written_length(lhs, rhs), reason=reason, hypotheses=pool)
         if w.decided and not w.needs:
             v = w
+    if free and v.status is Status.FAILS:
+        raise UnsupportedExpression(f"{name} — verify did not read what it is in this note, and "
+                                    "the step does not hold for every value of it")
     if not v.decided:
         raise UnsupportedExpression(f"cannot decide whether {text(v.residual_given)} is 0")
     status, needs = _status_of(v.needs, frozenset(declared))

@@ -1457,6 +1457,11 @@ class _Build(Transformer_NonRecursive):
                                   or (isinstance(a, Symbol) and a.name == "y"
                                       and self.n.rename.get("y") != "y")):
             return IndexedBase("y")[score.indices]  # S(x_i): the output at score i, y_i
+        if score is not None and isinstance(a, Mul) and self.n.rename.get("y") != "y" and \
+                a.args.count(Symbol("y")) == 1:
+            # S(x_i)S(x_j): the first call read, the second S juxtaposed to it before its (x_j)
+            return Mul(*(IndexedBase("y")[score.indices] if f == Symbol("y") else f
+                         for f in a.args))
         if score is not None and isinstance(a, log) and isinstance(a.args[0], Symbol) and \
                 a.args[0].name == "y":
             return log(IndexedBase("y")[score.indices])  # log S(x_i): log of y_i
