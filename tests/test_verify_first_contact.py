@@ -44,3 +44,53 @@ _S_CALLS = ("$$\nS\\left(x_{i}\\right) = \\frac{\\exp\\left(x_{i}\\right)}{\\sum
 ])
 def test_the_softmax_called_twice_in_a_product(rhs: str, status: str) -> None:
     assert _claims(_S_CALLS.replace("{rhs}", rhs)) == [status]
+
+
+_CASE_ROW = ("$$ p_i = \\frac{{e^{{z_i}}}}{{\\sum_k e^{{z_k}}}} $$\n\n"
+             "$$\n\\begin{{aligned}}\n{case} 时：\\\\\n"
+             "\\frac{{\\partial p_i}}{{\\partial z_j}} &= \\frac{{\\partial p_j}}{{\\partial z_j}} \\\\\n"
+             "&= p_j(1-p_j)\n\\end{{aligned}}\n$$\n")
+
+
+@pytest.mark.parametrize("case,status", [("i = j", ["holds", "holds"]),
+                                         ("i \\neq j", ["fails", "holds"])])
+def test_a_case_row_with_its_word_after_it(case: str, status: list[str]) -> None:
+    # "i = j 时：" on a row of its own: the case of every row below it in the display
+    assert _claims(_CASE_ROW.format(case=case)) == status
+
+
+_AFTER_CASES = ("$$ p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n"
+                "$$ L = -\\sum_k y_k \\log p_k $$\n\n"
+                "$$\n\\frac{\\partial L}{\\partial z_i} = \\begin{cases} p_i - 1, & y_i = 1 \\\\ "
+                "p_i, & y_i = 0 \\end{cases}\n$$\n\n"
+                "$$\n\\begin{split}\n所以带入 &= {rhs}\n\\end{split}\n$$\n")
+
+
+@pytest.mark.parametrize("rhs", ["p_i - y_i", "p_i + y_i"])
+def test_a_display_going_on_after_a_case_split(rhs: str) -> None:
+    # which expression "= …" goes on from after the branches (the split's left side, or
+    # one branch), the words say: never one branch's chain, and so never judged
+    r = verify_text(_AFTER_CASES.replace("{rhs}", rhs), "n.md", numeric=False)
+    last = [s for s in r.steps if s.kind == "claim"][-1]
+    assert last.status.value == "not-read" and "p_i" in last.rhs_source
+
+
+_SCORE = ("Assume the entries of $q_i$ and $k_j$ are independent with mean 0 and variance 1.\n\n"
+          "$$\ne_{ij} = q_i^T k_j = \\sum_{m=1}^{d_k} q_{i,m} k_{j,m}\n$$\n\n"
+          "$$\n\\text{Var}\\!\\left(\\frac{e_{ij}}{\\sqrt{d_k}}\\right) = {rhs}\n$$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [("1", "holds-given"), ("\\sqrt{d_k}", "fails")])
+def test_e_with_two_indices_is_the_notes_name(rhs: str, status: str) -> None:
+    # e_{ij}: the score of query i and key j, never Euler's number with indices
+    assert _claims(_SCORE.replace("{rhs}", rhs))[-1] == status
+
+
+@pytest.mark.parametrize("claim", ["\\mathrm{SelfAttention}(PX) = P \\, \\mathrm{SelfAttention}(X)",
+                                   "\\mathrm{SelfAttention}(PX) = 2P \\, \\mathrm{SelfAttention}(X)"])
+def test_a_function_verify_does_not_evaluate(claim: str) -> None:
+    # permutation equivariance is true of self-attention; verify cannot evaluate it, so
+    # neither this claim nor a wrong one about it is judged
+    r = verify_text(f"$$ {claim} $$\n", "n.md", numeric=False)
+    (step,) = [s for s in r.steps if s.kind == "claim"]
+    assert step.status.value == "not-checked" and "SelfAttention" in step.note

@@ -67,6 +67,7 @@ from attncheck.verify.parse import (
     prose_in_place_of_math,
 )
 from attncheck.verify.rows import (
+    CASE_AFTER,
     CASE_WORD,
     DEFINING_WORDS,
     Piece,
@@ -535,8 +536,9 @@ class _Builder:
             self.close()
             self.last = None if hidden else self.last_shown
         self.hidden = hidden
-        if len(rows) >= 2 and rows[1].pieces[0] is None and _is_case_row(rows[0]):
-            # $$ if\ s = i, \\ = … $$: the case the rows below are in, said inside the math
+        if len(rows) >= 2 and _is_case_row(rows[0]):
+            # $$ if\ s = i, \\ = … $$, `i = j 时：\\ ∂p_i/∂z_j &= …`: the case the rows
+            # below are in, said inside the math
             first = rows[0]
             toks = first.pieces[0].toks + (first.relations[0],) + first.pieces[1].toks
             value = _condition_value(Piece(toks), self.parser)
@@ -561,6 +563,13 @@ class _Builder:
             if held is not None:
                 self.close()
                 self.last = held
+        if continues and not hidden and condition is None and self.block_condition is None and \
+                self.current and self.current[-1].condition:
+            # "所以带入 &= …" after a display that ended in the branches of a case split: which
+            # expression the "=" goes on from (the split's left side, the sum it splits, or
+            # one branch) the words say — no branch's chain is continued
+            self.close()
+            self.last = None
         if not hidden and not continues:
             self.aside = None  # a display of its own: no aside is pending any more
         if hidden:  # inline math in the prose: read, but it does not move the display's chain
@@ -950,11 +959,12 @@ def _cited_label(piece: Piece | None) -> str | None:
 
 
 def _is_case_row(row: Row) -> bool:
-    """``if i = j,``, ``当 i ≠ j 时``: a row that is only a case, with its word."""
+    """``if i = j,``, ``当 i ≠ j 时``, ``i = j 时：``: a row that is only a case, with its word."""
     if len(row.relations) != 1 or row.pieces[0] is None or row.pieces[1] is None:
         return False
     toks = row.pieces[0].toks + (row.relations[0],) + row.pieces[1].toks
-    return is_index_condition(toks) and bool(CASE_WORD.search(row.lead))
+    return is_index_condition(toks) and bool(CASE_WORD.search(row.lead)
+                                             or CASE_AFTER.match(row.reason))
 
 
 def is_condition_block(block: Math) -> bool:

@@ -1157,6 +1157,13 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             said = _in_note_letters(", ".join(particular), model_notation(ctx))
             return refused(f"a definition written for particular entries ({said}) would be put "
                            "into a step about general ones")
+        opaque = sorted({f.func.__name__ for f in (lhs - rhs).atoms(AppliedUndef)})
+        if opaque and checker != "calculus":
+            # SelfAttention(PX) = P SelfAttention(X): a function verify cannot evaluate (the
+            # note's own, defined in matrices or not at all) — a claim about its values
+            # could be true of it, whatever it is
+            return refused(f"{', '.join(opaque)}: a function verify does not evaluate; a "
+                           "claim about its values is not checked")
         unknown = [_in_note_letters(u, model_notation(ctx)) for u in _unknown_quantities(
             lhs, rhs, model, ctx.notation, only_vectors=checker == "calculus")]
         if unknown:

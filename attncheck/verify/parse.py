@@ -1180,8 +1180,10 @@ class _Build(Transformer_NonRecursive):
                 idx = replace(idx, items=((item[0],),), text=str(item[0]))
             else:
                 raise ParseProblem("a condition in a subscript here", where)
-        if isinstance(base, Expr) and base == EULER and len(indices) == 1:
-            return IndexedBase("e")[indices[0]]  # e_j: the note's name (e^{x_j}), not Euler's e
+        if isinstance(base, Expr) and base == EULER and len(indices) in (1, 2):
+            # e_j, e_{ij}: the note's name (e^{x_j}, the score of query i and key j), not
+            # Euler's e
+            return IndexedBase("e")[tuple(indices)]
         if getattr(base, "name", None) == "J" and len(indices) == 1 and \
                 str(indices[0]) in ("x", "y") and not self.n.rename.get("J"):
             return _JacobianBy(Symbol(str(indices[0])))  # J_𝐱(𝐬): the Jacobian by x, of s
