@@ -94,3 +94,72 @@ def test_a_function_verify_does_not_evaluate(claim: str) -> None:
     r = verify_text(f"$$ {claim} $$\n", "n.md", numeric=False)
     (step,) = [s for s in r.steps if s.kind == "claim"]
     assert step.status.value == "not-checked" and "SelfAttention" in step.note
+
+
+_ADMONITION = ("Exercise: differentiate the softmax.\n\n{marker} success \"Solution\"\n\n"
+               "    Let $p_i = e^{{z_i}}/\\sum_k e^{{z_k}}$.\n\n"
+               "    $$\n    \\frac{{\\partial p_i}}{{\\partial z_i}} = {rhs}\n    $$\n")
+
+
+@pytest.mark.parametrize("marker", ["???", "!!!", "???+"])
+@pytest.mark.parametrize("rhs,status", [("p_i(1 - p_i)", "holds"), ("p_i(1 + p_i)", "fails")])
+def test_a_display_in_an_mkdocs_admonition(marker: str, rhs: str, status: str) -> None:
+    # the box's body is indented four spaces: Markdown inside it, as MkDocs renders it
+    assert _claims(_ADMONITION.format(marker=marker, rhs=rhs)) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("d_k", "holds-given"), ("\\sqrt{d_k}", "fails")])
+def test_githubs_inline_math(rhs: str, status: str) -> None:
+    text = ("The entries of $`q`$ and $`k`$ are independent with mean 0 and variance 1.\n\n"
+            f"So $`\\mathrm{{Var}}(q \\cdot k) = {rhs}`$.\n")
+    r = verify_text(text, "n.md", numeric=False, inline=True)
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == [status]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("2^{10} = 1{,}024", "holds"), ("2^{10} = 1{,}042", "fails"),
+    ("\\sqrt{d_k} = 32", "holds"), ("\\sqrt{d_k} = 31", "fails"),
+    ("\\frac{1}{\\sqrt{d_k}} = 0.03125", "holds"), ("\\frac{1}{\\sqrt{d_k}} = 0.0313", "holds"),
+    ("\\frac{1}{\\sqrt{d_k}} = 0.0315", "fails"),
+])
+def test_numbers_at_the_dimension_the_note_gives(claim: str, status: str) -> None:
+    # "d_k = 1{,}024": a thousands separator, and the example's dimension — √d_k = 32 is
+    # true of it, though not of every d_k
+    text = f"Take $d_k = 1{{,}}024$.\n\n$$ {claim} $$\n"
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("64", "holds-given"), ("8", "fails")])
+def test_a_variance_at_the_dimension_the_note_gives(rhs: str, status: str) -> None:
+    text = ("Assume the components of $q$ and $k$ are independent, mean 0 and variance 1, and "
+            f"take $d_k = 64$.\n\n$$ \\mathrm{{Var}}(q \\cdot k) = {rhs} $$\n")
+    r = verify_text(text, "n.md", numeric=True, seed=3)
+    (step,) = [s for s in r.steps if s.kind == "claim"]
+    assert step.status.value == status
+    if status == "holds-given":  # sampled at another d, the estimate would say nothing here
+        assert step.checker == "example" and step.evidence is None
+
+
+_OTHER_CLASS = ("$$ \\hat{{y}}_{{c}} = \\frac{{e^{{z_{{c}}}}}}{{\\sum_{{c'}} e^{{z_{{c'}}}}}} $$\n\n"
+                "$$ {claim} $$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\log\\hat{y}_{c} = z_{c} - \\log\\sum_{c'}\\exp(z_{c'})", "holds"),
+    ("\\log\\hat{y}_{c} = z_{c} + \\log\\sum_{c'}\\exp(z_{c'})", "fails"),
+    ("\\frac{\\partial \\log\\hat{y}_{c}}{\\partial z_{c'}} = \\delta_{cc'} - \\hat{y}_{c'}", "holds"),
+    ("\\frac{\\partial \\log\\hat{y}_{c}}{\\partial z_{c'}} = \\delta_{cc'} + \\hat{y}_{c'}", "fails"),
+])
+def test_an_index_with_a_prime(claim: str, status: str) -> None:
+    # c' is another class, as an index: never a derivative
+    assert _claims(_OTHER_CLASS.format(claim=claim)) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\log \\hat{p}_2", "holds-given"),
+                                        ("-\\log \\hat{p}_1", "fails")])
+def test_a_bold_label_written_as_a_transposed_tuple(rhs: str, status: str) -> None:
+    text = ("$$ \\hat{p}_k = \\frac{e^{z_k}}{\\sum_j e^{z_j}} $$\n\n"
+            "$$ L = -\\sum_{k=1}^{4} y_k \\log \\hat{p}_k $$\n\n"
+            "$$ \\mathbf{y} = (0, 1, 0, 0)^\\top $$\n\n"
+            f"$$ L = {rhs} $$\n")
+    assert _claims(text)[-1] == status

@@ -257,6 +257,26 @@ def _unticked(text: str) -> str:
     return _TICKED_INLINE.sub(lambda m: " " + m.group(1) + " ", text)
 
 
+#: GitHub's inline math, $`…`$ (the backticks keep Markdown off the TeX).
+_GITHUB_INLINE = re.compile(r"\$`([^`\n]+)`\$")
+#: MkDocs' admonitions and content tabs (!!! note, ??? success, ???+ tip, === "Tab"): their
+#: body is the lines below, indented four spaces — a code block to CommonMark.
+_ADMONITION = re.compile(r"^([ \t]*)(!!!|\?\?\?\+?|===)(?=[ \t])", re.MULTILINE)
+
+
+def _containers(text: str) -> str:
+    """MkDocs admonitions as list items, so that their indented body is read as Markdown the
+    way MkDocs renders it (a display in the box is math, not code), and GitHub's $`…`$ as
+    $…$ — same lengths, so every offset stays."""
+    if "!!!" in text or "???" in text or "===" in text:
+        # "- ?" and "- ??" keep the lengths and start the item's text one space after its
+        # marker, so the body four spaces in is inside the item (not code)
+        text = _ADMONITION.sub(lambda m: m.group(1) + "- " + "?" * (len(m.group(2)) - 2), text)
+    if "$`" in text:
+        text = _GITHUB_INLINE.sub(lambda m: " $" + m.group(1) + "$ ", text)
+    return text
+
+
 def _mathjax_delimiters(text: str) -> str:
     """``\\[ \\]`` → ``$$ $$`` and ``\\( \\)`` → ``$ `` `` $`` (same length: offsets stay).
 
@@ -357,7 +377,7 @@ def _not_a_note(text: str) -> Problem | None:
 
 def _scan_markdown(source: Source) -> list[Event]:
     # anchors are searched in the prepared text: same offsets, same delimiters as the tokens
-    text = _mathjax_delimiters(source.text)
+    text = _mathjax_delimiters(_containers(source.text))
     too_many = _not_a_note(text)
     if too_many is not None:
         return [too_many]

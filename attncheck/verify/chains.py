@@ -147,6 +147,9 @@ class Step:
     #: file offset, and "heading" (δ_i := … in § 3.3, "δ_i = …" in § 3.4) or "update" (S is
     #: rescaled, S = S/√d_k, before "S = QK^T"): a new meaning, or a claim?
     restates: tuple[int, str] | None = None
+    #: numbers the note gave a dimension before this step (d_k = 64): the example's values,
+    #: for a step that holds at them and not for every d_k (√d_k = 8)
+    values: tuple[tuple[Expr, Expr], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -499,6 +502,7 @@ class _Builder:
         self.last_shown: Link | None = None
         self.case_base: Link | None = None
         self.aliases: list[tuple[Expr, Expr]] = []
+        self.values: dict[Expr, Expr] = {}
         self.assumed: list[Assumed] = []
         self.seen_before_row: set[str] = set()
         #: file offsets of the note's headings, and where each name was defined
@@ -671,7 +675,8 @@ class _Builder:
                 step_text, step_cond = f"{a} {rel} {b}", (rel, a, b)
             step = Step(left, right, symbol, kind, reason, step_text, step_cond,
                         premise if kind == "follows" else None, lead, tuple(self.aliases),
-                        self._restates(left) if kind == "claim" and n == 0 else None)
+                        self._restates(left) if kind == "claim" and n == 0 else None,
+                        tuple(self.values.items()))
             if kind == "follows" and premise is not None:
                 self._premise_is_a_condition(premise, left)
             premise = None
@@ -780,6 +785,10 @@ class _Builder:
             return
         name, value = (b, a) if step.relation == "=:" else (a, b)
         self.vague.discard(_name_key(name))
+        if isinstance(name, Symbol) and name.is_integer and name.name == self.notation.dim and \
+                value.is_Integer and value > 0:
+            self.values[name] = value  # "d_k = 64": the example's dimension, from here on
+            return
         if isinstance(name, Indexed) and str(name.base.label) in ("y", "x", "t") and not (
                 str(name.base.label) == "t" and all(a.is_Integer for a in name.indices)):
             # y_i := e^{x_i}/Σ…: softmax's own; a label's value Y_{11} := 1 in a worked

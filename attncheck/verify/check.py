@@ -1134,6 +1134,24 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     if status is StepStatus.FAILS and (_within_written_decimals(lhs, rhs, step) or (
             checker == "decimals" and _within_written_decimals(residual, S.Zero, step))):
         status, needs, checker = StepStatus.HOLDS, (frozenset(),), "decimals"
+    if status is StepStatus.FAILS and step.values and residual.free_symbols and \
+            {str(s) for s in residual.free_symbols} <= {str(s) for s, _ in step.values}:
+        # √d_k = 8 after "d_k = 64": false for a general d_k, true of the note's example
+        at = {s: v for s in residual.free_symbols for n, v in step.values if str(s) == str(n)}
+        exact = _numbers(residual.xreplace(at), S.Zero)
+        if (exact is not None and exact[0] is StepStatus.HOLDS) or \
+                _within_written_decimals(residual.xreplace(at), S.Zero, step):
+            status, needs = StepStatus.HOLDS, (frozenset(),)
+            if checker == "moments":
+                # Var(q·k) = 64: the hypotheses it took are those of Var(q·k) = d_k — the
+                # step with the residual put back holds under exactly them
+                try:
+                    with _time_limit(min(STEP_SECONDS, remaining), "this step"):
+                        status, needs, _, _, _ = _judge(lhs, rhs + residual, model, declared,
+                                                        step.reason, _variance(ctx.notation))
+                except DerivationError as exc:
+                    return refused(_in_note_letters(str(exc), model_notation(ctx)))
+            residual, checker = S.Zero, "example"
     if status is StepStatus.FAILS:
         # a step that fails as verify read it is not shown wrong where the reading is in doubt
         if worded := _worded_entries(step, lhs - rhs, ctx.notation):
@@ -1157,7 +1175,8 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             said = _in_note_letters(", ".join(particular), model_notation(ctx))
             return refused(f"a definition written for particular entries ({said}) would be put "
                            "into a step about general ones")
-        opaque = sorted({f.func.__name__ for f in (lhs - rhs).atoms(AppliedUndef)})
+        opaque = sorted({f.func.__name__ for f in (lhs - rhs).atoms(AppliedUndef)} -
+                        {"max", "min"})  # the largest score: a constant (_largest_as_constant)
         if opaque and checker != "calculus":
             # SelfAttention(PX) = P SelfAttention(X): a function verify cannot evaluate (the
             # note's own, defined in matrices or not at all) — a claim about its values
@@ -1451,8 +1470,9 @@ _BIT_LIST = re.compile(r"\[\s*[01](?:\s*,\s*[01])+\s*\]")
 
 
 #: A letter set to a written-out vector of 0s and 1s: y = \begin{bmatrix} 0 \\ 1 \end{bmatrix}, y = [0,1,0].
-_LABEL_VALUE = re.compile(r"(?<![\\\w])([A-Za-z])\s*=\s*(?:\\begin\{[bpv]?matrix\}([\s01&\\]+)"
-                          r"\\end\{[bpv]?matrix\}|\[([\s01,]+)\]|\(([\s01,]+)\))")
+_LABEL_VALUE = re.compile(r"(?<![\\\w])([A-Za-z])\}?\s*=\s*(?:\\begin\{[bpv]?matrix\}([\s01&\\]+)"
+                          r"\\end\{[bpv]?matrix\}|(?:\\left)?\[([\s01,]+)(?:\\right)?\]|"
+                          r"(?:\\left)?\(([\s01,]+)(?:\\right)?\))")
 
 
 def _one_hot_value(text: str, notation: Notation) -> re.Match[str] | None:

@@ -101,10 +101,12 @@ def attach_evidence(step: StepResult, model: Model, *, seed: int | np.random.See
                     alpha: float = 1e-6, power: float = 0.999, detect: float = 0.05,
                     max_seconds: float = 1.0) -> StepResult:
     """``step`` with its numeric evidence (softmax steps are returned unchanged)."""
-    if step.checker == "decimals" or any(isinstance(e, Expr) and e.has(VectorLiteral)
-                                         for e in (step.lhs, step.rhs)):
+    if step.checker in ("decimals", "example") or any(
+            isinstance(e, Expr) and e.has(VectorLiteral) for e in (step.lhs, step.rhs)):
         # rounded numbers are held to the places written; a matrix written out was judged
-        # entry by entry, each entry by its own exact route: nothing one sample could add
+        # entry by entry, each entry by its own exact route; a step true at the note's own
+        # d_k = 64 is exact arithmetic there (the sample's d is another): nothing one sample
+        # could add
         return step
     if step.checker in ("softmax", "calculus"):
         make = softmax_evidence if step.checker == "softmax" else calculus_evidence

@@ -93,7 +93,7 @@ _WORD_RE = re.compile("|".join(sorted(WORDS, key=len, reverse=True)))
 
 #: Macros that carry no mathematics here.
 _IGNORED = set(
-    "quad qquad displaystyle textstyle scriptstyle scriptscriptstyle limits nolimits nonumber "
+    "quad qquad space displaystyle textstyle scriptstyle scriptscriptstyle limits nolimits nonumber "
     "notag left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr bigm Bigm "
     "middle mathstrut strut hfill allowbreak nobreak medspace thinspace thickspace negthinspace "
     "hline rm it bf cal mathopen mathclose mathrel mathbin mathord mathpunct displaybreak "
@@ -243,9 +243,10 @@ class _Lexer:
                 i = self.macro(i, hi)
                 continue
             if "0" <= c <= "9":
-                m = re.match(r"[0-9]+(\.[0-9]+)?", _ahead(text, i, hi))
+                # 1{,}024: a thousands separator (TeX's {,} keeps the comma's spacing tight)
+                m = re.match(r"[0-9]+(?:\{,\}[0-9]{3})*(\.[0-9]+)?", _ahead(text, i, hi))
                 assert m is not None
-                self.emit("NUMBER", m.group(0), i, i + m.end())
+                self.emit("NUMBER", m.group(0).replace("{,}", ""), i, i + m.end())
                 i += m.end()
                 continue
             if "a" <= c <= "z" or "A" <= c <= "Z":

@@ -1355,6 +1355,9 @@ class _Build(Transformer_NonRecursive):
             return _Fn(base.name, base.coeff, None, base.var, base.power, base.primes + count)
         if isinstance(base, Symbol) and base.name in self.n.functions:
             return _Fn(base.name, fallback=None, primes=count)
+        if isinstance(base, Symbol) and base.is_integer and base.name in INDEX_LETTERS and \
+                count <= 2:
+            return index_symbol(base.name + "'" * count)  # Σ_{c'} e^{z_{c'}}: another index
         if isinstance(base, _Paren) and count == 1:
             # (e^{x_i})' in a quotient rule: the derivative by the chain's variable
             return Derivative(self.v(base, meta), PRIME)

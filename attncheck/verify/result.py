@@ -127,8 +127,8 @@ class StepResult:
     subset of the declared and standard hypotheses (one empty set: holds in general;
     none: fails).  ``residual`` is lhs − rhs under the *declared* hypotheses (the mean
     square E[(lhs − rhs)²] when a side is random); 0 exactly when the step holds as
-    declared.  ``checker`` names the engine: "moments", "softmax", "calculus", "decimals"
-    or "numbers".  ``lhs_source`` and ``rhs_source`` are the notes' own LaTeX for the two
+    declared.  ``checker`` names the engine: "moments", "softmax", "calculus", "decimals",
+    "numbers" or "example" (true at the dimension the note gave, d_k = 64, not for every d).  ``lhs_source`` and ``rhs_source`` are the notes' own LaTeX for the two
     sides.
     """
 
