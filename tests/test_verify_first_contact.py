@@ -163,3 +163,84 @@ def test_a_bold_label_written_as_a_transposed_tuple(rhs: str, status: str) -> No
             "$$ \\mathbf{y} = (0, 1, 0, 0)^\\top $$\n\n"
             f"$$ L = {rhs} $$\n")
     assert _claims(text)[-1] == status
+
+
+def test_a_name_defined_as_a_product_then_differentiated_by() -> None:
+    # Y = AV, then "令 G_Y = ∂L/∂Y": Y cannot be put in where it is the variable — the
+    # display is read as written, and the file goes on (this crashed the whole file)
+    text = "$$\nY=AV\n$$\n\n反向令 $G_Y=\\partial L/\\partial Y$，则\n\n$$\nG_V=A^TG_Y\n$$\n"
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps] == ["definition", "definition"]
+
+
+def test_a_display_that_cannot_be_followed_is_reported_and_the_file_goes_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from attncheck.verify import chains
+
+    real = chains._Builder.block
+
+    def fragile(self: chains._Builder, block: chains.Math, *args: object, **kw: object) -> None:
+        if "broken" in block.text:
+            raise ValueError("Can't calculate derivative wrt V*y.")
+        real(self, block, *args, **kw)
+
+    monkeypatch.setattr(chains._Builder, "block", fragile)
+    text = "$$ a = b \\text{broken} $$\n\n$$ (1 + 1)^2 = 4 $$\n"
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["holds"]
+    assert any("ValueError: Can't calculate derivative" in n.text and n.location.line == 1
+               for n in r.notes)
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("p_i = \\frac{\\exp(x_i - \\max(\\mathbf{x}))}{\\sum_j \\exp(x_j - \\max(\\mathbf{x}))}", "holds"),
+    ("p_i = \\frac{\\exp(x_i - \\mathrm{max}(\\mathbf{x}))}{\\sum_j \\exp(x_j)}", "fails"),
+    ("\\log p_i = x_i - \\max(x) - \\log\\sum_j \\exp(x_j - \\max(\\mathbf{x}))", "holds"),
+    ("\\log p_i = x_i + \\max(x) - \\log\\sum_j \\exp(x_j - \\max(\\mathbf{x}))", "fails"),
+])
+def test_the_largest_entry_of_a_whole_vector(claim: str, status: str) -> None:
+    text = f"$$ p_i = \\frac{{e^{{x_i}}}}{{\\sum_j e^{{x_j}}}} $$\n\n$$ {claim} $$\n"
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-y_i + \\hat{y}_i\\sum_{k} y_k", "holds"),
+                                        ("-y_i + \\sum_{k} y_k", "fails")])
+def test_open_sums_beside_the_number_of_classes_the_note_gives(rhs: str, status: str) -> None:
+    # C = 10: L sums over ten classes; Σ_k with no limits runs over the same ten
+    text = ("There are $C = 10$ classes.\n\n"
+            "$$ \\hat{y}_i = \\frac{e^{z_i}}{\\sum_{k=1}^{C} e^{z_k}} $$\n\n"
+            "$$ L = -\\sum_{i=1}^{C} y_i \\log \\hat{y}_i $$\n\n"
+            f"$$ \\frac{{\\partial L}}{{\\partial z_i}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs", ["Ep[k_i^2]-(E[k_i])^2", "Ep[k_i^2]+(E[k_i])^2"])
+def test_a_letter_e_beside_the_expectation(rhs: str) -> None:
+    # "Ep[k²]": a typo of E_p[…] or a name — never judged on either reading
+    text = ("The entries of $q$ and $k$ are independent with mean 0 and variance 1.\n\n"
+            f"$$ Var(k_i) = {rhs} $$\n")
+    assert _claims(text) == ["not-checked"]
+
+
+@pytest.mark.parametrize("words,status", [
+    # a remark in parentheses with 得到 in it explains; it does not make the sentence a
+    # conclusion (which would state nothing)
+    ("我们可以认为$Q$和$K$的元素是从均值为0，方差为1的正态分布中采样的（因为qkv在上一层中进行"
+     "layer norm后得到的）。", "holds-given"),
+    ("因此$Q$和$K$的元素均值为0，方差为1。", "needs-undeclared"),
+])
+def test_an_assumption_with_a_remark_in_parentheses(words: str, status: str) -> None:
+    text = (f"{words}\n\n$$ \\operatorname{{var}}\\left[\\sum_{{i = 1}}^{{d_{{k}}}} q_{{i}} k_{{i}}\\right]"
+            " = \\sum_{i = 1}^{d_{k}} \\operatorname{var}\\left[q_{i}\\right] \\times "
+            "\\operatorname{var}\\left[k_{i}\\right] $$\n\n$$ \\sum_{i = 1}^{d_{k}} "
+            "\\operatorname{var}[q_{i}] \\times \\operatorname{var}[k_{i}] = d_k $$\n")
+    assert _claims(text)[-1] == status
+
+
+def test_attention_nearly_one_hot_says_nothing_of_the_label() -> None:
+    from attncheck.verify.check import _NEARLY_ONE_HOT, _TARGET_WORDS
+
+    said = "经过`softmax`之后，Attention的分布非常接近一个`one hot`分布了"
+    assert _TARGET_WORDS.search(said) and not _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", said))
+    label = "标签 $y$ 是 one hot 编码"
+    assert _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", label))

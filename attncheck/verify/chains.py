@@ -357,7 +357,10 @@ def _substitute_once(e: Expr, aliases: Sequence[tuple[Expr, Expr]]) -> Expr:
             except ValueError:  # likewise for a function's argument
                 continue
         else:
-            e = _replace_name(e, name, value)
+            try:
+                e = _replace_name(e, name, value)
+            except ValueError:  # Y := AV where ∂L/∂Y needs Y as the variable: left as named
+                continue
     return e
 
 
@@ -1007,7 +1010,8 @@ def _condition_value(piece: Piece, parser: Parser) -> Any:
 
 def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = False,
                  leads: Sequence[str] = (), assumed: list[Assumed] | None = None,
-                 correct: str | None = None, headings: Sequence[int] = ()) -> list[Chain]:
+                 correct: str | None = None, headings: Sequence[int] = (),
+                 failed: list[tuple[Math, str]] | None = None) -> list[Chain]:
     """The chains of the given math blocks, in order (inline math only with ``inline``).
 
     ``correct`` is the letter of the correct class when the note names one ("the correct
@@ -1016,6 +1020,8 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
 
     ``leads`` gives, per block, the prose just before it: its defining words count, and
     a case it names ("Case 1: $i=j$", "当 $i \neq j$ 时") is the condition of the block's steps.
+    A block that cannot be followed (SymPy refusing a substitution) ends the chain before
+    it and goes to ``failed`` with the reason: one display never stops the file.
     """
     b = _Builder(notation, inline)
     b.headings = headings
@@ -1032,7 +1038,13 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
         here = condition if found is None and goes_on else found
         if not hidden:  # inline math in the prose is read in its sentence's case, no further
             condition = here
-        b.block(block, rows, lead, here, hidden=hidden)
+        try:
+            b.block(block, rows, lead, here, hidden=hidden)
+        except (ValueError, TypeError, AttributeError, IndexError, KeyError,
+                NotImplementedError, RecursionError) as exc:
+            b.current, b.last = [], None
+            if failed is not None:
+                failed.append((block, f"{type(exc).__name__}: {' '.join(str(exc).split())}"))
     b.close()
     if assumed is not None:
         assumed += b.assumed

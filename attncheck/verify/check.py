@@ -678,6 +678,13 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
                                         "(z_a + z_b + z_c): the vector's length is not said")
     lengths = letters_as_lengths(lhs, rhs)
     lhs, rhs = _softmax_conventions((lhs, rhs), model, lengths)
+    uppers = {lim[2] for e in (lhs, rhs) for s in e.atoms(Sum) for lim in s.limits}
+    if len(uppers) == 2 and LENGTH in uppers:
+        (count,) = uppers - {LENGTH}
+        if count.is_Integer and count > 1:
+            # L = −Σ_{i=1}^{C} … with the note's C = 10 beside Σ_{k≠i}, whose limits it
+            # left out: the open sum runs over the same ten classes
+            lhs, rhs = lhs.xreplace({LENGTH: count}), rhs.xreplace({LENGTH: count})
     free, touched = free_vectors(lhs, rhs)
     if touched or len(free) > 1:
         raise UnsupportedExpression(f"unknown vector {min(touched or free)} (use x, y, t)")
@@ -1175,6 +1182,11 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             said = _in_note_letters(", ".join(particular), model_notation(ctx))
             return refused(f"a definition written for particular entries ({said}) would be put "
                            "into a step about general ones")
+        if moments and any(str(x) in ("E", "D") for x in (lhs - rhs).free_symbols):
+            # Var(k) = Ep[k²] − (E[k])²: a letter E beside the expectation E[…] — a typo of
+            # it (E_p[…]), or a name: which, the note does not say in a way verify reads
+            return refused("E (or D) as a letter beside the expectation E[…] (or variance "
+                           "D(…)): a typo, or a name the note did not define?")
         opaque = sorted({f.func.__name__ for f in (lhs - rhs).atoms(AppliedUndef)} -
                         {"max", "min"})  # the largest score: a constant (_largest_as_constant)
         if opaque and checker != "calculus":
@@ -1424,7 +1436,7 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
                 add(f.hypothesis, source.location(e.offset(0)), f.phrase)
             # "* 各维度的 q_i, k_i 相互独立 / * 均值为 0 / * 方差为 1": items go on the subject
             context = bool(found) and isinstance(e, Prose)
-            m = _TARGET_WORDS.search(text) or _one_hot_lists(text)
+            m = _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", text)) or _one_hot_lists(text)
             if m:
                 add(_target_sums_to_one(), source.location(e.offset(0)), m.group(0))
             m = CORRECT_CLASS.search(text)
@@ -1456,6 +1468,10 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
 #: A paragraph that is only a case: "$i \\neq j$".
 _CONDITION_ONLY = re.compile(r"\$+\s*[a-z](?:_\{?[a-z]\}?)?\s*(=|≠|\\neq?|\\not\s*=)\s*"
                              r"[a-z](?:_\{?[a-z]\}?)?\s*\$+[\s:：,，]*")
+#: "the attention weights are nearly one-hot" (a saturated softmax): not about the label.
+_NEARLY_ONE_HOT = re.compile(r"(?:接近|近似|趋近|類似|类似|像|close to|approach\w*|nearly|almost|"
+                             r"like|becomes?)\s*(?:一个|一個|a|an)?\s*`?one\s*-?\s*hot`?",
+                             re.IGNORECASE)
 #: What says the target is a probability vector: one-hot labels, a distribution.
 _TARGET_WORDS = re.compile(
     r"one\s*-?\s*hot|独热|只有一个(?:元素|分量)?为\s*1|only one (?:non-?zero|element)|"
@@ -1653,10 +1669,14 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
             notes.append(ReadNote(source.location(b.math.offset(int(at or 0))),
                                   f"math not read: {msg}", problem=True))
     assumed: list[Assumed] = []
+    failed: list[tuple[Math, str]] = []
     chains = build_chains([b.math for b in blocks], notation, inline=settings.inline,
                           leads=[b.lead for b in blocks], assumed=assumed,
                           correct=_correct_class(events),
-                          headings=[e.offset(0) for e in events if isinstance(e, Heading)])
+                          headings=[e.offset(0) for e in events if isinstance(e, Heading)],
+                          failed=failed)
+    notes += [ReadNote(source.location(m.offset(0)), f"math not read: {why}", problem=True)
+              for m, why in failed]
     written = _components_before_scalars(chains, notation)
     read_hyps, read_notes = _assumptions(source, events, notation, assumed, written)
     notes += read_notes

@@ -1408,9 +1408,16 @@ class _Build(Transformer_NonRecursive):
             # diag(y): y_i on the diagonal, 0 elsewhere
             return _Matrix(f.coeff * inner.coeff * KroneckerDelta(ROW, COL) *
                            IndexedBase(inner.name)[ROW])
+        whole = inner.name if isinstance(inner, _Vector) and inner.coeff == 1 and \
+            not inner.transposed and self._whole(inner) else inner.name \
+            if isinstance(inner, Symbol) and inner.name in SOFTMAX_BASES else None
+        if name in ("max", "min") and whole is not None:
+            # max(𝐱), max(z): the largest entry, as max(z_i) and \max_k z_k are
+            out: Expr = Function(name)(IndexedBase(whole))
+            return f.coeff * (self._pow(out, f.power, meta) if f.power != 1 else out)
         x = self.v(arg, meta, f"in {f.name}")
         if name in ("log", "ln"):
-            out: Expr = log(x)
+            out = log(x)
         elif name == "exp":
             out = exp(x)
         elif name == "sigma" and self.n.rename.get("sigma") == "y":

@@ -128,8 +128,8 @@ class StepResult:
     none: fails).  ``residual`` is lhs − rhs under the *declared* hypotheses (the mean
     square E[(lhs − rhs)²] when a side is random); 0 exactly when the step holds as
     declared.  ``checker`` names the engine: "moments", "softmax", "calculus", "decimals",
-    "numbers" or "example" (true at the dimension the note gave, d_k = 64, not for every d).  ``lhs_source`` and ``rhs_source`` are the notes' own LaTeX for the two
-    sides.
+    "numbers" or "example" (true at the dimension the note gave, d_k = 64, not for every
+    d).  ``lhs_source`` and ``rhs_source`` are the notes' own LaTeX for the two sides.
     """
 
     number: int
