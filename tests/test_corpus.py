@@ -90,11 +90,16 @@ UNSUPPORTED: dict[str, str] = {
     "\\text{Attn}(Q, K, V)",
     r"applies to nothing here": "a name used as a function without its argument, "
     "\\frac{d \\tanh}{dx}, m'_j",
+    r"a slice of a matrix": "slices of a matrix as NumPy writes them, S_{:,:j}",
+    r"'=' after a case split": "a display going on with '=' after a case split's branches "
+    "(from the split's left side, or one branch: the words say)",
 }
 
 #: Places where the note's own LaTeX is broken or means something other than mathematics:
 #: verify says where it stopped reading.  (note, line) → what is there.
 BROKEN: dict[tuple[str, int], str] = {
+    **{("madsen-thesis-stable-log-softmax", n): r"\mathrm{exp}(x_i - \mathrm{max}(\mathbf{x}))): "
+       "one closing parenthesis too many" for n in (27, 28, 29, 41, 42)},
     ("mysteriousl2019-transformer-prove", 11): r"\sum_{i=1}^{d_k}=0: a sum with no summand",
     ("mnn-softmax-layer", 20): "a bmatrix with a ... row between \\\\ rows",
     ("purepisces-cross-entropy", 28): r"\text{xent.backward}(): a method call",

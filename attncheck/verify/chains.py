@@ -506,6 +506,8 @@ class _Builder:
         self.case_base: Link | None = None
         self.aliases: list[tuple[Expr, Expr]] = []
         self.values: dict[Expr, Expr] = {}
+        #: the display goes on with "= …" after a case split's branches (not continued)
+        self.after_split = False
         self.assumed: list[Assumed] = []
         self.seen_before_row: set[str] = set()
         #: file offsets of the note's headings, and where each name was defined
@@ -577,6 +579,7 @@ class _Builder:
             # one branch) the words say — no branch's chain is continued
             self.close()
             self.last = None
+            self.after_split = True
         if not hidden and not continues:
             self.aside = None  # a display of its own: no aside is pending any more
         if hidden:  # inline math in the prose: read, but it does not move the display's chain
@@ -657,8 +660,11 @@ class _Builder:
                 continue
             if left is None:
                 left = Link(block, rel.start, rel.start, "", None,
-                            "the chain starts with a relation: expected an expression before it",
-                            rel.start)
+                            "'=' after a case split: which expression it goes on from (the "
+                            "split's left side or one branch), the words say" if self.after_split
+                            else "the chain starts with a relation: expected an expression "
+                            "before it", rel.start)
+                self.after_split = False
             kind = _KINDS.get(symbol, "claim")
             if symbol == "~" and _LAW.match(right.source):
                 kind = "assumption"  # q_i, k_i \sim \mathcal{N}(0, σ²): a law, not "about equal"

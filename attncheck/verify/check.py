@@ -1182,6 +1182,11 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             said = _in_note_letters(", ".join(particular), model_notation(ctx))
             return refused(f"a definition written for particular entries ({said}) would be put "
                            "into a step about general ones")
+        if isinstance(lhs, Symbol) and isinstance(rhs, Symbol) and not (
+                lhs.is_integer or rhs.is_integer):
+            # "Z = X for self-attention": one name given as another, neither with a value
+            # verify read — an identification, not a claim it could refute
+            return refused(f"{lhs} = {rhs}: two names the note gave no values verify read")
         if moments and any(str(x) in ("E", "D") for x in (lhs - rhs).free_symbols):
             # Var(k) = Ep[k²] − (E[k])²: a letter E beside the expectation E[…] — a typo of
             # it (E_p[…]), or a name: which, the note does not say in a way verify reads

@@ -566,6 +566,14 @@ class _Lexer:
         if name in ("dfrac", "tfrac"):
             self.emit("FRAC", name, i, j)
             return j
+        if name == "unicode":  # \unicode{x1D7D9}: MathJax's way to type 𝟙 (or another sign)
+            a = _argument(self.text, j)
+            code = re.fullmatch(r"\s*(?:x|0x|U\+)?([0-9A-Fa-f]{2,6})\s*", self.text[a[0]:a[1]]) \
+                if a else None
+            kind = _CHARS.get(chr(int(code.group(1), 16))) if code else None
+            if a and kind is not None:
+                self.emit(kind, chr(int(code.group(1), 16)), i, a[2])
+                return a[2]
         # an unknown macro spoils only the expression it stands in: the parser says where
         self.emit("UNKNOWN", "\\" + name, i, j)
         return j

@@ -391,6 +391,12 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
     for a, t in enumerate(toks):
         if t.kind == "UNKNOWN":
             raise ParseProblem(f"unknown macro {t.value}", t.start)
+        if t.kind == "SUB" and a + 2 < n and toks[a + 1].kind == "LBRACE" and (
+                toks[a + 2].kind == "COLON" or (a + 3 < n and toks[a + 3].kind == "COLON"
+                                                and toks[a + 2].kind == "COMMA")):
+            # S_{:,:j}, P_{i,:}: a slice of a matrix (rows or columns), as NumPy writes it
+            raise ParseProblem("a slice of a matrix (S_{:,:j}): matrix algebra is not checked",
+                               t.start)
         if t.kind == "SUP" and a + 4 < n and out and out[-1].kind == "LETTER" and \
                 out[-1].value != "e" and [u.kind for u in toks[a + 1:a + 5]] == \
                 ["LBRACE", "LETTER", "LETTER", "RBRACE"] and \
