@@ -244,3 +244,40 @@ def test_attention_nearly_one_hot_says_nothing_of_the_label() -> None:
     assert _TARGET_WORDS.search(said) and not _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", said))
     label = "标签 $y$ 是 one hot 编码"
     assert _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", label))
+
+
+@pytest.mark.parametrize("rhs,status", [("a + \\log\\!\\big(1 + e^{b-a}\\big)", "holds"),
+                                        ("a + \\log\\!\\big(1 + e^{a-b}\\big)", "fails")])
+def test_a_log_sum_exp_identity_in_two_letters(rhs: str, status: str) -> None:
+    assert _claims(f"$$ \\log(e^a + e^b) = {rhs} $$\n") == [status]
+
+
+@pytest.mark.parametrize("claim", ["\\text{spread}(q \\cdot k) = \\sqrt{d}",
+                                   "\\text{spread}(q \\cdot k) = d"])
+def test_a_function_named_by_a_word_is_not_dropped(claim: str) -> None:
+    # \text{spread}(q·k) is not q·k: the word names a function verify does not know
+    text = ("The entries of $q$ and $k$ are independent with mean 0 and variance 1.\n\n"
+            f"$$ {claim} $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    (step,) = [s for s in r.steps if s.kind == "claim"]
+    assert step.status.value == "not-checked" and "spread" in step.note
+
+
+@pytest.mark.parametrize("rhs", ["k^\\top (qq^\\top)k", "2\\,k^\\top (qq^\\top)k"])
+def test_an_outer_product_beside_column_vectors(rhs: str) -> None:
+    # beside kᵀq the vectors are columns: q qᵀ is a matrix, never the number q·q
+    text = ("The entries of $q$ and $k$ are independent with mean 0 and variance 1.\n\n"
+            f"$$ (k^\\top q)(q^\\top k) = {rhs} $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    (step,) = [s for s in r.steps if s.kind == "claim"]
+    assert step.status.value == "not-read" and "outer product" in step.note
+
+
+@pytest.mark.parametrize("rhs,status", [("(a_j - a_j^2) \\cdot (- \\frac{1}{a_j})", "holds-given"),
+                                        ("(a_j - a_j^2) \\cdot \\frac{1}{a_j}", "fails")])
+def test_a_one_hot_label_in_the_case_i_equals_j(rhs: str, status: str) -> None:
+    # only y_j = 1; in the case i = j the label is one-hot at i as well
+    text = ("$$ a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n$$ L = -\\sum_i y_i \\ln a_i $$\n\n"
+            "标签是 one-hot 的，只有 $y_j = 1$。\n\n当 $i = j$ 时：\n\n"
+            f"$$ \\frac{{\\partial L}}{{\\partial z_i}} = {rhs} $$\n")
+    assert _claims(text)[-1] == status

@@ -615,6 +615,11 @@ class _Lexer:
             else:
                 self.emit("TEXT", core, i, a[2], note=core)
             return a[2]
+        if re.fullmatch(r"[A-Za-z]{2,}", core) and re.match(r"\s*(?:\\left\s*)?\(", text[a[2]:a[2] + 12]):
+            # \text{spread}(q·k): a function the note names by a word, applied — never
+            # commentary to drop (that would leave q·k alone)
+            self.emit("WORD", core, i, a[2])
+            return a[2]
         if core:
             self.emit("TEXT", core, i, a[2], note=core)
         return a[2]

@@ -867,6 +867,8 @@ class _Build(Transformer_NonRecursive):
         self.n = notation
         self.defined = defined
         self.likelihood = likelihood
+        #: the expression writes kᵀq (column vectors): there, q qᵀ is an outer product
+        self.column_vectors = False
         #: y_{k=i}: the case conditions written in subscripts, (relation, k, i)
         self.conditions: list[tuple[str, Expr, Expr]] = []
         #: upper indices read as one quantity (y_k^{(i)}: sample i's entry k, as y_k)
@@ -1524,6 +1526,11 @@ class _Build(Transformer_NonRecursive):
             m, c = (a, b) if isinstance(a, _Matrix) else (b, a)
             return _Matrix(m.entry * self.v(c, meta))  # (a scalar) · (a matrix)
         if va and vb:
+            if juxtaposed and b.transposed and not a.transposed and self.column_vectors:
+                # k^⊤(q q^⊤)k: beside kᵀ… the vectors are columns, and q qᵀ is a matrix
+                raise ParseProblem(f"{a.name} {b.name}^\\top beside a column product x^\\top y: "
+                                   "an outer product (a matrix): matrix algebra is not checked",
+                                   _where(meta))
             if not juxtaposed or a.transposed != b.transposed:
                 return self._dot(a, b, meta)
             raise ParseProblem(
@@ -2112,6 +2119,7 @@ class Parser:
             raise ParseProblem(f"an expression of {len(toks)} tokens (limit {MAX_TOKENS})",
                                toks[0].start)
         _check_nesting(toks)
+        self._column = _column_products(toks)
         try:
             return _lark().parse(toks)  # type: ignore[arg-type]
         except UnexpectedInput as exc:
@@ -2119,6 +2127,7 @@ class Parser:
 
     def build(self, tree: Any) -> Any:
         builder = _Build(self.notation, frozenset(self.defined), self.likelihood)
+        builder.column_vectors = getattr(self, "_column", False)
         try:
             out = builder.transform(tree)
         except VisitError as exc:  # a callback's exception arrives wrapped by lark
@@ -2156,6 +2165,21 @@ class Parser:
         except LexError as exc:
             raise ParseProblem(exc.message, exc.offset) from None
         return self.tokens_expression(toks)
+
+
+def _column_products(toks: Sequence[Tok]) -> bool:
+    """Whether the expression writes a transposed factor followed by another (kᵀq, xᵀ(…)):
+    its vectors are columns.  (Q Kᵀ and q kᵀ alone say nothing: row vectors write them.)"""
+    for a, t in enumerate(toks[:-1]):
+        transposed = t.kind == "TRANSPOSE" or (t.kind == "TOP" and a and toks[a - 1].kind == "SUP")
+        if not transposed:
+            continue
+        nxt = toks[a + 1]
+        if nxt.kind == "RBRACE" and a + 2 < len(toks):  # ^{\top}
+            nxt = toks[a + 2]
+        if nxt.kind in ("LETTER", "GREEK", "LPAR", "LSQB", "EXPECT", "WORD"):
+            return True
+    return False
 
 
 def _problem(exc: UnexpectedInput, toks: Sequence[Tok]) -> ParseProblem:
