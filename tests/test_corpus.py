@@ -33,7 +33,8 @@ UNSUPPORTED: dict[str, str] = {
     "not make random (scalar random variables beside vector families)",
     r"is a vector here: vector and matrix algebra is not checked": "vector and matrix algebra",
     r"a matrix \(\\begin\{[bp]matrix\}\) is not checked as a whole": "a whole matrix on one side",
-    r"is a random vector; (inside an operator|as a side of '='|here) a number is expected":
+    r"is a random vector; (inside an operator|as a side of '='|here|as the body of \\sum|in exp) a "
+    r"number is expected":
         "a random vector where a number belongs",
     r"a product of vectors that are not random families|in a product of matrices: vector and "
     r"matrix algebra is not checked": "products of matrices",
@@ -91,6 +92,7 @@ UNSUPPORTED: dict[str, str] = {
     r"applies to nothing here": "a name used as a function without its argument, "
     "\\frac{d \\tanh}{dx}, m'_j",
     r"a slice of a matrix": "slices of a matrix as NumPy writes them, S_{:,:j}",
+    r"an outer product \(a matrix\)": "outer products q qᵀ of column vectors (matrices)",
     r"'=' after a case split": "a display going on with '=' after a case split's branches "
     "(from the split's left side, or one branch: the words say)",
 }
@@ -105,8 +107,9 @@ BROKEN: dict[tuple[str, int], str] = {
     ("purepisces-cross-entropy", 28): r"\text{xent.backward}(): a method call",
     ("csdn-jiongjiongai-softmax-gradient", 7): r"\sum\limits _{k} inside \begin{cases}, spaced out",
     ("gaurav-attention-mechanism", 74): r"softmax([0.707, 0, 0.707]): a list of numbers",
-    ("wdndev-transformer-details", 114): r"an array of 0s, 1s and \cdots set equal to 0",
     ("ecom-ce-chain-rule-batch", 12): "a // code comment inside the math",
+    **{("interview-notes-scaled-softmax-qa", n): "a // comment in Chinese inside the math"
+       for n in (46, 47)},
     ("ecom-ce-chain-rule-batch", 14): "bmatrix rows written as comma lists",
     **{("jishuzhan-ce-softmax-gradient", n): r"underscores eaten by a TeX pipeline: \hat{y}i, "
        r"\sum{i=1}^C, \delta{ij}" for n in (20, 58)},

@@ -281,3 +281,52 @@ def test_a_one_hot_label_in_the_case_i_equals_j(rhs: str, status: str) -> None:
             "标签是 one-hot 的，只有 $y_j = 1$。\n\n当 $i = j$ 时：\n\n"
             f"$$ \\frac{{\\partial L}}{{\\partial z_i}} = {rhs} $$\n")
     assert _claims(text)[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [("\\hat{y}_i(\\delta_{ij} - \\hat{y}_j)", "holds"),
+                                        ("\\hat{y}_i(\\delta_{ij} + \\hat{y}_j)", "fails")])
+def test_double_struck_lower_case_letters_are_vectors(rhs: str, status: str) -> None:
+    # \mathbb{\theta}, \mathbb{w}: a note's way to set vectors, not sets like ℝ
+    text = ("$$ \\hat{y}_i = \\frac{\\exp(\\theta_i)}{\\sum_k \\exp(\\theta_k)} $$\n\n"
+            f"$$ \\frac{{\\partial \\hat{{y}}_i}}{{\\partial \\theta_j}} = {rhs} $$\n\n"
+            "$$ \\mathbb{\\theta} = \\mathbb{w}^T\\mathbb{x} + b, \\quad x \\in \\mathbb{R}^n $$\n")
+    assert _claims(text)[0] == status
+
+
+@pytest.mark.parametrize("claim,status", [("\\tfrac12 + \\frac12 = 1", "holds"),
+                                          ("\\tfrac12 + \\frac12 = 6", "fails"),
+                                          ("\\dfrac 1 4 = 0.25", "holds")])
+def test_fractions_of_single_digits_without_braces(claim: str, status: str) -> None:
+    assert _claims(f"$$ {claim} $$\n") == [status]
+
+
+def test_a_matrix_with_an_empty_row_and_empty_cells() -> None:
+    # ⋮ & ⋮ & & ⋮ and a row "& & &" are entries the note does not write, as ⋯ is
+    text = ("$$\n\\left[\\begin{array}{ccc}1 & 0 & \\cdots \\\\ & & \\\\ \\vdots & & \\vdots"
+            "\\end{array}\\right]-\\left[\\begin{array}{ccc}1 & 0 & \\cdots \\\\ & & \\\\ "
+            "\\vdots & & \\vdots\\end{array}\\right]={rhs}\n$$\n")
+    assert _claims(text.replace("{rhs}", "0")) == ["holds"]
+
+
+@pytest.mark.parametrize("arrow", ["\\xrightarrow{\\ \\lambda \\to \\infty\\ }",
+                                   "\\xrightarrow[\\lambda]{\\infty}"])
+def test_an_arrow_with_words_over_it_is_a_limit_not_a_claim(arrow: str) -> None:
+    r = verify_text(f"$$ \\tfrac{{1}}{{\\lambda}} f(\\lambda a) {arrow} \\max(a, b) $$\n", "n.md",
+                    numeric=False)
+    assert [s.kind for s in r.steps] == ["condition"]
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\sum_{j=1}^K \\frac{y_j}{\\hat{y}_j} "
+                                         "\\frac{\\partial \\hat{y}_j}{\\partial \\theta_i}", "holds"),
+                                        ("-\\sum_{j=1}^K \\frac{\\partial \\hat{y}_j}"
+                                         "{\\partial \\theta_i}", "fails")])
+def test_a_loss_over_three_classes_beside_sums_to_k(rhs: str, status: str) -> None:
+    # J sums over the example's 3 classes, the step over K: the same classes — and the
+    # numeric evidence is taken at that length, agreeing with the verdict
+    text = ("$$ \\hat{y}_i = \\frac{\\exp(\\theta_i)}{\\sum_{k=1}^K \\exp(\\theta_k)} $$\n\n"
+            "$$ J(\\theta) = -\\sum_{i=1}^3 y_i \\log(\\hat{y}_i) $$\n\n"
+            f"$$ \\frac{{\\partial J(\\theta)}}{{\\partial \\theta_i}} = {rhs} $$\n")
+    r = verify_text(text, "n.md", numeric=True, seed=5)
+    (step,) = [s for s in r.steps if s.kind == "claim"]
+    assert step.status.value == status
+    assert step.evidence is not None and step.evidence.consistent is not False

@@ -81,6 +81,7 @@ from attncheck.verify.errors import Location, VerifyError
 from attncheck.verify.evidence import (
     PARAMETER_VALUE,
     attach_evidence,
+    counted_length,
     free_vectors,
     letters_as_lengths,
     without_evidence,
@@ -678,13 +679,11 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
                                         "(z_a + z_b + z_c): the vector's length is not said")
     lengths = letters_as_lengths(lhs, rhs)
     lhs, rhs = _softmax_conventions((lhs, rhs), model, lengths)
-    uppers = {lim[2] for e in (lhs, rhs) for s in e.atoms(Sum) for lim in s.limits}
-    if len(uppers) == 2 and LENGTH in uppers:
-        (count,) = uppers - {LENGTH}
-        if count.is_Integer and count > 1:
-            # L = −Σ_{i=1}^{C} … with the note's C = 10 beside Σ_{k≠i}, whose limits it
-            # left out: the open sum runs over the same ten classes
-            lhs, rhs = lhs.xreplace({LENGTH: count}), rhs.xreplace({LENGTH: count})
+    count = counted_length(lhs, rhs)
+    if count is not None:
+        # L = −Σ_{i=1}^{C} … with the note's C = 10 beside Σ_{k≠i}, whose limits it left
+        # out: the open sum runs over the same ten classes
+        lhs, rhs = lhs.xreplace({LENGTH: count}), rhs.xreplace({LENGTH: count})
     free, touched = free_vectors(lhs, rhs)
     if touched or len(free) > 1:
         raise UnsupportedExpression(f"unknown vector {min(touched or free)} (use x, y, t)")
@@ -1083,6 +1082,8 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                 from derivations.softmax import OneHotTarget
 
                 gone, kept = (c[2], c[1]) if isinstance(c[2], Symbol) else (c[1], c[2])
+                if any(isinstance(h, OneHotTarget) and h.label == gone for h in declared):
+                    case[gone] = kept  # (the numeric check puts the label where the case does)
                 declared = tuple(replace(h, label=kept) if isinstance(h, OneHotTarget) and
                                  h.label == gone else h for h in declared)
     declared = declared + _independent_by_lead(step, lhs, rhs, model, declared)

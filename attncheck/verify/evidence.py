@@ -65,7 +65,8 @@ from attncheck.verify.result import Evidence, StepResult, StepStatus
 from derivations import Cov, DerivationError, E, Hypothesis, Model, Var, evaluate
 from numeric import Point, compare, compare_samples, point_for
 
-__all__ = ["DIMENSION", "Evidence", "attach_evidence", "letters_as_lengths", "softmax_evidence",
+__all__ = ["DIMENSION", "Evidence", "attach_evidence", "counted_length", "free_vectors",
+           "letters_as_lengths", "softmax_evidence",
            "without_evidence", "written_length"]
 
 #: The concrete dimension of the evidence points: large enough that a d versus √d
@@ -323,6 +324,26 @@ def free_vectors(lhs: Expr, rhs: Expr) -> tuple[set[str], set[str]]:
     return names - moved, names & moved
 
 
+def counted_length(lhs: Expr, rhs: Expr) -> int | None:
+    """The number of classes a step's sums give when one sum runs to a number and the others
+    to a letter (L = −Σ_{i=1}^{3} … beside Σ_j^K, or an open Σ_{k≠i}): they all run over
+    those classes, as the note means.
+
+    >>> from sympy import Sum, Symbol
+    >>> from derivations.softmax import k, y
+    >>> K = Symbol("K", integer=True, positive=True)
+    >>> counted_length(Sum(y[k], (k, 1, 3)), Sum(y[k], (k, 1, K))), counted_length(y[k], y[k])
+    (3, None)
+    """
+    uppers = {lim[2] for e in (lhs, rhs) for s in e.atoms(Sum) for lim in s.limits}
+    counts = {u for u in uppers if u.is_Integer}
+    if len(counts) != 1 or not uppers - counts or \
+            not all(isinstance(u, Symbol) for u in uppers - counts):
+        return None
+    (count,) = counts
+    return int(count) if count > 1 else None
+
+
 def letters_as_lengths(*sides: Expr) -> set[Symbol]:
     """Index letters that stand only as the upper limit of sums (Σ^k_{j=1} e^{z_j}, where k
     counts the classes): there they are the vector's length, not an index."""
@@ -346,7 +367,7 @@ def softmax_evidence(step: StepResult, *, seed: int | np.random.SeedSequence) ->
     rng = np.random.default_rng(seed)
     # a worked example written out over its entries (e^{z_1} + e^{z_2} + e^{z_3}) is about
     # a vector of that length, as the symbolic check took it
-    size = written_length(step.lhs, step.rhs) or SOFTMAX_N
+    size = written_length(step.lhs, step.rhs) or counted_length(step.lhs, step.rhs) or SOFTMAX_N
     # Σ^k_{j=1} with k nowhere else: k counts the entries here, as it did symbolically
     lengths = letters_as_lengths(step.lhs, step.rhs)
     if lengths:

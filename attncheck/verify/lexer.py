@@ -242,6 +242,13 @@ class _Lexer:
             if c == "\\":
                 i = self.macro(i, hi)
                 continue
+            if "0" <= c <= "9" and self.out and self.out[-1].kind == "FRAC" and \
+                    i + 1 < hi and "0" <= text[i + 1] <= "9":
+                # \tfrac12: TeX takes one digit per argument — one half, not "12" over what follows
+                self.emit("NUMBER", c, i, i + 1)
+                self.emit("NUMBER", text[i + 1], i + 1, i + 2)
+                i += 2
+                continue
             if "0" <= c <= "9":
                 # 1{,}024: a thousands separator (TeX's {,} keeps the comma's spacing tight)
                 m = re.match(r"[0-9]+(?:\{,\}[0-9]{3})*(\.[0-9]+)?", _ahead(text, i, hi))
@@ -523,6 +530,10 @@ class _Lexer:
                 return end
             elif kind:
                 self.emit(kind, inner, i, a[2])
+            elif re.fullmatch(r"[a-z]|\\[a-z]+|\\(?:hat|tilde|bar)\s*\{?\s*[a-z]\S*", inner):
+                # \mathbb{w}, \mathbb{\theta}, \mathbb{\hat{y}}: a lower-case letter in
+                # double-struck, as some notes set their vectors — bold, not a set
+                return self.decorated("mathbf", i, j, hi)
             else:
                 self.emit("SET", inner, i, a[2])  # ℝ, ℕ: only ever in conditions
             return a[2]
@@ -542,6 +553,15 @@ class _Lexer:
         if name in RELATIONS:
             self.emit("REL", RELATIONS[name], i, j)
             return j
+        if name in ("xrightarrow", "xlongrightarrow", "xRightarrow"):
+            # a → b with words over the arrow (\xrightarrow{λ → ∞}): the arrow is the relation
+            k = j
+            m2 = re.match(r"\s*\[[^\]]*\]", _ahead(text, k, hi))
+            k += m2.end() if m2 else 0
+            a = _argument(text, k)
+            end = a[2] if a and text[a[0] - 1:a[0]] == "{" else k
+            self.emit("REL", "⇒" if name == "xRightarrow" else "→", i, end)
+            return end
         if name == "not":  # \not= and \not\in: the negated relation
             m2 = re.match(r"\s*(=|\\in(?![a-zA-Z])|\\equiv(?![a-zA-Z]))", _ahead(text, j, hi))
             if m2:

@@ -757,6 +757,10 @@ class _Tuple:
     items: tuple[Any, ...]
 
 
+#: An empty cell of a matrix's row (read as an entry not written out).
+_EMPTY_CELL = object()
+
+
 @dataclass(frozen=True)
 class _Dots:
     """``\\cdots`` in a written-out sum."""
@@ -1979,7 +1983,7 @@ class _Build(Transformer_NonRecursive):
     def matrix(self, meta: Any, ch: list[Any]) -> Any:
         """A bmatrix/pmatrix written out: its rows of entries (⋯, ⋮, ⋱ for the unwritten),
         a list when it is one row or one column — compared entry by entry with another."""
-        rows = [[DOTS if isinstance(e, _Dots) else self.v(e, meta, "in a matrix")
+        rows = [[DOTS if isinstance(e, _Dots) or e is _EMPTY_CELL else self.v(e, meta, "in a matrix")
                  for e in r if not isinstance(e, Token)]
                 for r in ch[1] if isinstance(r, list)]
         if len({len(r) for r in rows}) != 1 and not any(
@@ -1995,10 +1999,15 @@ class _Build(Transformer_NonRecursive):
         return VectorLiteral(*(VectorLiteral(*r) for r in rows))
 
     def mrows(self, meta: Any, ch: list[Any]) -> Any:
-        return ch
+        # a row with nothing in it is the one after a closing \\ (not a row of the matrix)
+        return [r for r in ch if not (isinstance(r, list) and r == [_EMPTY_CELL])]
 
     def mrow(self, meta: Any, ch: list[Any]) -> Any:
         return ch
+
+    def mcell(self, meta: Any, ch: list[Any]) -> Any:
+        # an empty cell (⋮ & ⋮ & & ⋮): an entry the note does not write, as ⋯ is
+        return ch[0] if ch else _EMPTY_CELL
 
 
 def _as_partial(x: Any) -> Any:

@@ -151,7 +151,8 @@ class StepResult:
     note: str = ""
     condition: str = ""
     problem_location: Location | None = None
-    #: the index values a case fixed in the sides (j ≠ k: j = 2, k = 3), for the evidence
+    #: the index values a case fixed in the sides (j ≠ k: j = 2, k = 3; i = j with the label
+    #: one-hot at j: j → i), for the evidence
     case: tuple[tuple[Expr, Expr], ...] = ()
 
     @property
