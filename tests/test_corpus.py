@@ -33,7 +33,8 @@ UNSUPPORTED: dict[str, str] = {
     "not make random (scalar random variables beside vector families)",
     r"is a vector here: vector and matrix algebra is not checked": "vector and matrix algebra",
     r"a matrix \(\\begin\{[bp]matrix\}\) is not checked as a whole": "a whole matrix on one side",
-    r"is a random vector; (inside an operator|as a side of '='|here|as the body of \\sum|in exp) a "
+    r"is a random vector; (inside an operator|as a side of '='|here|as the body of \\sum|in exp|"
+    r"in a sum) a "
     r"number is expected":
         "a random vector where a number belongs",
     r"a product of vectors that are not random families|in a product of matrices: vector and "
@@ -93,6 +94,7 @@ UNSUPPORTED: dict[str, str] = {
     "\\frac{d \\tanh}{dx}, m'_j",
     r"a slice of a matrix": "slices of a matrix as NumPy writes them, S_{:,:j}",
     r"an outer product \(a matrix\)": "outer products q qᵀ of column vectors (matrices)",
+    r"a product of two vectors; expected the dot product": "products of bold matrices, P Q Kᵀ",
     r"'=' after a case split": "a display going on with '=' after a case split's branches "
     "(from the split's left side, or one branch: the words say)",
 }
@@ -108,6 +110,12 @@ BROKEN: dict[tuple[str, int], str] = {
     ("csdn-jiongjiongai-softmax-gradient", 7): r"\sum\limits _{k} inside \begin{cases}, spaced out",
     ("gaurav-attention-mechanism", 74): r"softmax([0.707, 0, 0.707]): a list of numbers",
     ("ecom-ce-chain-rule-batch", 12): "a // code comment inside the math",
+    ("interview-notes-scaled-softmax-qa", 7): "<W_1h, W_2s>: an inner product written with "
+    "the relations < and >",
+    ("shunliz-dnn-softmax-loss", 60): r"(\sum e^{z_j^L)^2}: a parenthesis closed inside an "
+    "exponent's braces",
+    **{("hugo-logsumexp-gradient-max-shift", n): r"\partial{(\log{\sum … )}}: a parenthesis "
+       "opened outside a {group} and closed inside it" for n in (42, 57)},
     **{("interview-notes-scaled-softmax-qa", n): "a // comment in Chinese inside the math"
        for n in (46, 47)},
     ("ecom-ce-chain-rule-batch", 14): "bmatrix rows written as comma lists",
@@ -182,7 +190,7 @@ def test_the_corpus_is_the_size_the_issue_asks() -> None:
         first = p.read_text(encoding="utf-8").splitlines()[0]
         # a URL, or for a GitHub file the search index stores without naming its repository,
         # the index's file id (said so in the README)
-        assert re.match(r"(<!--|%) source: (https?://|GitHub Markdown file .*read_file id \d+)",
+        assert re.match(r"(<!--|%) source: (https?://|GitHub (\w+ )?(Markdown )?file .*read_file id \d+)",
                         first), p
 
 

@@ -330,3 +330,64 @@ def test_a_loss_over_three_classes_beside_sums_to_k(rhs: str, status: str) -> No
     (step,) = [s for s in r.steps if s.kind == "claim"]
     assert step.status.value == status
     assert step.evidence is not None and step.evidence.consistent is not False
+
+
+_BOTH_CASES = ("$$ \\hat{y}_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}} $$\n\n"
+               "$$ E = -\\sum_{j=1}^{C} t_{j}\\log{\\hat{y}_{j}} $$\n\n"
+               "Substituting the values for when $i = j$ and $i\\ne{j}$ we get:\n\n"
+               "$$ \\frac{\\partial E}{\\partial z_i} = {rhs} $$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [
+    # t_j outside the sum, j free: wrong for every i but the class — named cases do not fix j
+    ("- t_{j}(1 - \\hat{y}_{i}) + \\sum_{j\\ne{i}} t_{j}\\hat{y}_{i}", "fails"),
+    ("- t_{i}(1 - \\hat{y}_{i}) + \\sum_{j\\ne{i}} t_{j}\\hat{y}_{i}", "holds"),
+])
+def test_a_sentence_naming_both_cases_is_no_case(rhs: str, status: str) -> None:
+    assert _claims(_BOTH_CASES.replace("{rhs}", rhs))[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [("- \\hat{y}_{i} \\hat{y}_{j}", "holds"),
+                                        ("\\hat{y}_{i} \\hat{y}_{j}", "fails")])
+def test_a_case_label_with_braces_around_an_index(rhs: str, status: str) -> None:
+    text = ("$$ \\hat{y}_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n"
+            f"When $i \\ne{{j}}$ (using the Quotient Rule):\n\n"
+            f"$$ \\frac{{\\partial{{\\hat{{y}}_{{i}}}}}}{{\\partial{{z_{{j}}}}}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\ln a_j", "holds-given"), ("-\\ln a_i", "fails")])
+def test_the_class_named_as_the_index_of_the_hot_element(rhs: str, status: str) -> None:
+    text = ("$$ a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n$$ C = -\\sum_i y_i \\ln a_i $$\n\n"
+            f"Since $y$ is one-hot,\n\n$$ C = {rhs} $$\n\nwhere $j$ is the index of the element "
+            "in the vector $y$ that is \"hot\" (i.e. equal to $1$).\n")
+    assert _claims(text)[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [("-a_j^L a_i^L", "holds"), ("a_j^L a_i^L", "fails")])
+def test_a_case_said_after_the_display_and_the_proof_that_follows(rhs: str, status: str) -> None:
+    # Nielsen's layer L written up (a_i^L: the output layer, not a power); "where j ≠ i"
+    # after the display is its case, and the proof below it is under the same case
+    text = ("$$ a_i^L = \\frac{e^{z_i^L}}{\\sum_k e^{z_k^L}} $$\n\n"
+            f"The rate of change is \\\\[ \\frac{{\\partial a_j^L}}{{\\partial z_i^L}} = {rhs}, \\\\] "
+            "where \\\\(j \\neq i\\\\).\n\n"
+            "**Proof:** \\\\[ \\frac{\\partial a_j^L}{\\partial z_i^L} = \\frac{-e^{z_j^L} e^{z_i^L}}"
+            "{\\left( \\sum_k e^{z_k^L} \\right) ^ 2} \\\\]\n")
+    assert _claims(text.replace("$$", "\\\\[", 1).replace("$$", "\\\\]", 1)) == [status, "holds"]
+
+
+@pytest.mark.parametrize("rhs,status", [("-y_j y_i", "holds"), ("y_j y_i", "fails")])
+def test_a_case_in_the_paragraph_after_a_display(rhs: str, status: str) -> None:
+    text = (f"$$ \\frac{{\\partial y_j}}{{\\partial x_i}} = {rhs} $$\n\nwhere $j \\neq i$.\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("0", "holds-given"), ("1", "fails")])
+def test_inline_definitions_inside_html_paragraphs(rhs: str, status: str) -> None:
+    # <p>… \(S = q \cdot k = Σ q_i k_i\) …</p>: the page shows inline math there; its
+    # definition of S counts
+    text = ("<p>\n  假设分量 \\(q_i\\) 与 \\(k_i\\) 相互独立，零均值、单位方差。\n"
+            "  求点积 \\(S = q \\cdot k = \\sum_{i=1}^{d_k} q_i k_i\\) 的方差。\n</p>\n\n"
+            "\\[ \\mathrm{Var}(S) = \\mathrm{Var}\\left( \\sum_{i=1}^{d_k} q_i k_i \\right) = d_k \\]\n\n"
+            f"\\[ \\mathbb{{E}}[S] = {rhs} \\]\n")
+    assert _claims(text) == ["holds", "holds-given", status]

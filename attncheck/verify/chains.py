@@ -508,6 +508,8 @@ class _Builder:
         self.values: dict[Expr, Expr] = {}
         #: the display goes on with "= …" after a case split's branches (not continued)
         self.after_split = False
+        #: the left side a case split's first branch defined (M_ij = {0, i ≥ j; −∞, …})
+        self.branch_defined: tuple[Math, str] | None = None
         self.assumed: list[Assumed] = []
         self.seen_before_row: set[str] = set()
         #: file offsets of the note's headings, and where each name was defined
@@ -671,10 +673,16 @@ class _Builder:
             if kind == "claim" and (row.alternative or (n == 0 and self.after_alternative)):
                 kind = "alternative"
             reason = rel.note or (row.reason if n == len(row.relations) - 1 else "")
+            branch = (left.block, " ".join(left.source.split())) \
+                if n == 0 and row.condition is not None else None
+            if kind == "claim" and branch is not None and branch == self.branch_defined:
+                kind = "definition"  # M_ij = {0, i ≥ j; −∞, i < j}: each branch defines M_ij
             if kind == "claim":
                 kind = self._classify(left, right, lead, n, premise is not None, row)
                 if kind == "definition-right":
                     kind, symbol = "definition", "=:"
+            if kind == "definition" and branch is not None:
+                self.branch_defined = branch
             if premise is not None and kind == "claim":
                 kind = "follows"
             step_text, step_cond = cond_text, cond_value
@@ -787,6 +795,8 @@ class _Builder:
 
     def _define(self, step: Step) -> None:
         """name := value, for the steps after it (softmax's own y, x, L stay softmax's)."""
+        if step.condition_value is not None:
+            return  # one branch of a definition by cases: no single value to put in later
         a, b = step.lhs.value, step.rhs.value
         if step.relation != "=:" and isinstance(a, Expr) and _is_name(a) and not isinstance(b, Expr):
             self.vague.add(_name_key(a))  # z = QKᵀ, unread: a later z = Σ q_i k_i defines z
@@ -1078,6 +1088,12 @@ CORRECT_CLASS = re.compile(
     r"(?!\s*[=＝])|"  # (真实标签为 y = (0, 1): the label's value, not the class's letter)
     # "假设仅 y_k = 1", "only y_k = 1": the one entry that is 1 names the class
     r"(?:仅|只有|only)\s*[a-z]_\{?([a-z])\}?\s*=\s*1(?![0-9.])|"
+    # "the t_j is 1 for only the actual class": the entry that is 1 there names the class
+    r"[a-z]_\{?([a-z])\}?\s*(?:is|=|equals)\s*(?:1|one)\s+(?:only\s+)?(?:for|at)\s+(?:only\s+)?"
+    r"the\s+(?:actual|correct|true|target|right)\s+(?:class|label|category)|"
+    # "where j is the index of the element in the vector y that is hot (i.e. equal to 1)"
+    r"(?<![A-Za-z])([a-z])\s+is\s+the\s+index\s+of\s+the\s+(?:element|entry|component|position|"
+    r"class)\b[^.。]{0,80}?(?:hot|equal\s+to\s+1\b|=\s*1\b|is\s+1\b)|"
     # "with true class $c$": no verb, so only a letter that names an index
     r"(?<![A-Za-z])(?:correct|true|target|ground[- ]truth)\s+(?:class|category)\s+([cjklmnr])\b"
     r"(?!\s*[_^=(])",
@@ -1202,7 +1218,8 @@ def _case_in(tail: str, parser: Parser) -> tuple[str, Any] | None:
         if not (labelled or joined):
             continue
         try:
-            toks = tokenize(tex)
+            # i \ne{j}: braces around an index say nothing
+            toks = [t for t in tokenize(tex) if t.kind not in ("LBRACE", "RBRACE")]
         except LexError:
             continue
         if not is_index_condition(toks) or any(t.kind == "NUMBER" for t in toks):
@@ -1216,6 +1233,16 @@ def _case_in(tail: str, parser: Parser) -> tuple[str, Any] | None:
     if not found:
         return None
     if len(found) == 1:
+        return found[0]
+    relations: dict[frozenset[Any], set[str]] = {}
+    for _, v in found:
+        relations.setdefault(frozenset(v[1:]), set()).add(v[0])
+    if any(len(r) > 1 for r in relations.values()):
+        # "substituting the values for when $i = j$ and $i \ne j$": both cases named (a sum
+        # split into its terms), not the one case the display is in
+        return None
+    found = [f for n, f in enumerate(found) if f[1] not in [g[1] for g in found[:n]]]
+    if len(found) == 1:  # "If $$i=j$$, $i=j$": one case, said twice
         return found[0]
     return ", ".join(t for t, _ in found), ("and", *(v for _, v in found))
 

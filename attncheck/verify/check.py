@@ -1117,6 +1117,9 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
         return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, f"cannot check: {why}", n,
                                  dset, model), lhs=lhs, rhs=rhs)
 
+    if any(side.has(S.Infinity, S.NegativeInfinity, S.ComplexInfinity) for side in (lhs, rhs)):
+        # M_ij = −∞ (a mask), e^{−∞} = 0: a limit said with ∞, which the engines do not take
+        return refused("∞ stands for a limit here, which is not checked")
     samples = sorted(set(step.lhs.dropped) | set(step.rhs.dropped))
     if len(samples) >= 2:
         # y_k^{(i)} and y_k^{(j)} both read as y_k: what tells them apart was not kept, and
@@ -1634,7 +1637,8 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
     title, lead, case = "", "", ""
     paragraph: Prose | None = None
     skipped = 0
-    for e in events:
+    proved = ""  # the case a display's own sentence gave, for the proof that follows it
+    for e, previous in zip(events, [None, *events[:-1]]):  # (the event before e)
         if isinstance(e, Directive):
             try:
                 state = state.apply(e, source.path, source, notation.dim, notation)
@@ -1648,6 +1652,10 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
             case = f"{case}. " if case else ""
             continue
         if isinstance(e, Prose):
+            said = _CASE_AFTER_DISPLAY.match(e.text)
+            if said and blocks and blocks[-1].math.display and blocks[-1].math is previous:
+                # "$$ ∂y_j/∂x_i = −y_j y_i $$⏎⏎where $j \neq i$.": the display's own case
+                blocks[-1] = replace(blocks[-1], lead=f"{blocks[-1].lead} When ${said.group(1)}$:")
             words = e.text.split("$$", 1)[0] if e.text.count("$$") >= 2 else e.text
             if not re.search(r"[^\W\d_]", re.sub(r"\$+[^$]*\$+", "", words)) and \
                     not _CONDITION_ONLY.fullmatch(words.strip()):
@@ -1668,6 +1676,19 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
                     paragraph.start <= e.start <= paragraph.start + len(paragraph.text):
                 # inline math: the words of its paragraph before it lead in, not those after
                 here = paragraph.text[:e.start - paragraph.start].rstrip("$ \n")[-400:]
+            if e.display and paragraph is not None and \
+                    paragraph.start <= e.start <= paragraph.start + len(paragraph.text):
+                # "\\[ ∂a_j/∂z_i = −a_j a_i \\] where $j \neq i$.": the case said after it
+                at = paragraph.text.find(e.text)
+                after = paragraph.text[at + len(e.text):at + len(e.text) + 120] if at >= 0 else ""
+                said = _CASE_AFTER_DISPLAY.match(after)
+                if said:
+                    here = f"{here} When ${said.group(1)}$:"
+                    proved = f" When ${said.group(1)}$:"
+                elif _PROOF.match(here):  # "**Proof:** \\[ … \\]": the case of what it proves
+                    here += proved
+                else:
+                    proved = ""
             if state.skip_next and e.display:
                 skipped += 1
             else:
@@ -1700,6 +1721,14 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
     return Reading(source, fmt, notation, tuple(blocks), tuple(chains), tuple(read_hyps),
                    tuple(notes), skipped, _correlated_components(source, events, notation),
                    _independence_said(events, notation))
+
+
+#: A paragraph that proves the statement before it.
+_PROOF = re.compile(r"\W*(?:proof|证明|證明)\b", re.IGNORECASE)
+#: The case a display's own sentence gives after it: "$$ … $$ where $j \neq i$."
+_CASE_AFTER_DISPLAY = re.compile(r"\$*[ \t]*[,.，]?[ \t]*(?:where|for|with)\s*\$\s*"
+                                 r"([a-z]\s*(?:\\neq?|≠|\\not\s*=)\s*\{?[a-z]\}?)\s*\$"
+                                 r"(?!\s*(?:时|:|：|,\s*we))", re.IGNORECASE)
 
 
 def _correct_class(events: Sequence[Any]) -> str | None:

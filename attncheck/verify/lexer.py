@@ -750,7 +750,8 @@ def _layer_labels(toks: Sequence[Tok]) -> list[Tok]:
     """Names a deep-learning course writes (Ng's): ``a_i^{[L]}``, ``z^{[L]}`` — a layer
     written up in brackets, not a power: the output layer [L] (where softmax is) is the
     letter itself, another layer ([L-1], [2]) a name of its own, a^{[L-1]}, never merged
-    with a — and ``dZ``, ``dW`` (a gradient's name), not d·Z."""
+    with a; Nielsen's ``a_i^L``, ``z^l_j`` without brackets likewise (the layer letters L
+    and l are never powers here) — and ``dZ``, ``dW`` (a gradient's name), not d·Z."""
     out: list[Tok] = []
     n, k = 0, len(toks)
     while n < k:
@@ -768,6 +769,22 @@ def _layer_labels(toks: Sequence[Tok]) -> list[Tok]:
                 last = out[-1]  # the label is still part of the text the tokens cover
                 out[-1] = Tok(last.kind, last.value, last.start, toks[close + 1].end, last.note)
                 n = close + 2
+                continue
+        if t.kind == "SUP" and n + 1 < k:
+            # a_i^L, z^{l}_j (Nielsen's): the layer written up without brackets, as above
+            bare = toks[n + 1].kind == "LETTER" and toks[n + 1].value in ("L", "l")
+            braced = n + 3 < k and [u.kind for u in toks[n + 1:n + 4]] == [
+                "LBRACE", "LETTER", "RBRACE"] and toks[n + 2].value in ("L", "l")
+            end = n + 1 if bare else n + 3 if braced else None
+            base = _letter_before(out) if end is not None else None
+            if end is not None and base is not None and out[base].value not in ("e", "E") and \
+                    not (end + 1 < k and toks[end + 1].kind == "SUP"):
+                if toks[end - (0 if bare else 1)].value == "l":
+                    b = out[base]
+                    out[base] = Tok(b.kind, f"{b.value}^[l]", b.start, b.end)
+                last = out[-1]
+                out[-1] = Tok(last.kind, last.value, last.start, toks[end].end, last.note)
+                n = end + 1
                 continue
         if t.kind == "LETTER" and out and out[-1].kind == "LETTER" and out[-1].value == "d" and \
                 out[-1].end == t.start and t.value[:1].isupper() and \

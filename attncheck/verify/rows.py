@@ -197,6 +197,14 @@ def split_rows(toks: Sequence[Tok]) -> list[Row]:
                                    reason=prev.reason or row.reason,
                                    condition=prev.condition or row.condition)
                 continue
+            if rows and prev_open(rows[-1]) and first is not None and row.relations:
+                # "… = \\ \frac{…}{…} = …" (a long line broken after its "="): the next row
+                # is that relation's right side
+                prev = rows[-1]
+                rows[-1] = replace(prev, pieces=prev.pieces[:-1] + row.pieces,
+                                   relations=prev.relations + row.relations,
+                                   reason=row.reason or prev.reason)
+                continue
             if rows and prev_open(rows[-1]) and first is None and \
                     row.relations[0].value == rows[-1].relations[-1].value:
                 # "… = \\ = S_i(1 − S_j)": the relation ending a row is the one that
