@@ -391,3 +391,28 @@ def test_inline_definitions_inside_html_paragraphs(rhs: str, status: str) -> Non
             "\\[ \\mathrm{Var}(S) = \\mathrm{Var}\\left( \\sum_{i=1}^{d_k} q_i k_i \\right) = d_k \\]\n\n"
             f"\\[ \\mathbb{{E}}[S] = {rhs} \\]\n")
     assert _claims(text) == ["holds", "holds-given", status]
+
+
+def test_a_definition_by_cases_defines_in_every_branch() -> None:
+    # M_ij = {0, i ≥ j; −∞, i < j}: two branches of one definition, never "0 = −∞"
+    text = ("$$ M_{ij} = \\begin{cases} 0, & i \\ge j \\\\ -\\infty, & i < j \\end{cases} $$\n\n"
+            "$$ M_{ij} + 1 = 1 $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps][:2] == ["definition", "definition"]
+    assert r.steps[-1].status.value != "holds"  # M has no single value to put in
+
+
+@pytest.mark.parametrize("rhs", ["0", "1"])
+def test_infinity_is_not_judged(rhs: str) -> None:
+    r = verify_text(f"$$ x - \\infty = {rhs} $$\n", "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["not-checked"]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{e^{x_i}}{\\sum_k e^{x_k}} \\cdot \\frac{e^{x_j}}"
+                                         "{\\sum_k e^{x_k}} = y_i y_j", "holds"),
+                                        ("\\frac{e^{x_i}}{\\sum_k e^{x_k}} \\cdot \\frac{e^{x_j}}"
+                                         "{\\sum_k e^{x_k}} = y_i", "fails")])
+def test_a_long_line_broken_after_its_relation(rhs: str, status: str) -> None:
+    text = ("$$ y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}} $$\n\n"
+            f"$$ \\frac{{e^{{x_i}} e^{{x_j}}}}{{(\\sum_k e^{{x_k}})^2}} = \\\\ {rhs} $$\n")
+    assert _claims(text) == ["holds", status]
