@@ -180,6 +180,7 @@ WORDS: dict[str, Entry] = {
 SENTENCES: dict[str, dict[str, str]] = {
     "holds": {"en": "holds in general", "zh": "恒成立"},
     "holds-decimals": {"en": "holds to the decimal places written", "zh": "在所写的小数位数内成立"},
+    "holds-example": {"en": "holds at the dimension the note gave", "zh": "在笔记给出的维数下成立"},
     "holds-given": {"en": "holds given {hypotheses}", "zh": "在 {hypotheses} 下成立"},
     "or": {"en": " or ", "zh": " 或 "},
     "colon": {"en": ": ", "zh": "："},

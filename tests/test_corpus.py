@@ -33,7 +33,9 @@ UNSUPPORTED: dict[str, str] = {
     "not make random (scalar random variables beside vector families)",
     r"is a vector here: vector and matrix algebra is not checked": "vector and matrix algebra",
     r"a matrix \(\\begin\{[bp]matrix\}\) is not checked as a whole": "a whole matrix on one side",
-    r"is a random vector; (inside an operator|as a side of '='|here) a number is expected":
+    r"is a random vector; (inside an operator|as a side of '='|here|as the body of \\sum|in exp|"
+    r"in a sum) a "
+    r"number is expected":
         "a random vector where a number belongs",
     r"a product of vectors that are not random families|in a product of matrices: vector and "
     r"matrix algebra is not checked": "products of matrices",
@@ -90,18 +92,32 @@ UNSUPPORTED: dict[str, str] = {
     "\\text{Attn}(Q, K, V)",
     r"applies to nothing here": "a name used as a function without its argument, "
     "\\frac{d \\tanh}{dx}, m'_j",
+    r"a slice of a matrix": "slices of a matrix as NumPy writes them, S_{:,:j}",
+    r"an outer product \(a matrix\)": "outer products q qᵀ of column vectors (matrices)",
+    r"a product of two vectors; expected the dot product": "products of bold matrices, P Q Kᵀ",
+    r"'=' after a case split": "a display going on with '=' after a case split's branches "
+    "(from the split's left side, or one branch: the words say)",
 }
 
 #: Places where the note's own LaTeX is broken or means something other than mathematics:
 #: verify says where it stopped reading.  (note, line) → what is there.
 BROKEN: dict[tuple[str, int], str] = {
+    **{("madsen-thesis-stable-log-softmax", n): r"\mathrm{exp}(x_i - \mathrm{max}(\mathbf{x}))): "
+       "one closing parenthesis too many" for n in (27, 28, 29, 41, 42)},
     ("mysteriousl2019-transformer-prove", 11): r"\sum_{i=1}^{d_k}=0: a sum with no summand",
     ("mnn-softmax-layer", 20): "a bmatrix with a ... row between \\\\ rows",
     ("purepisces-cross-entropy", 28): r"\text{xent.backward}(): a method call",
     ("csdn-jiongjiongai-softmax-gradient", 7): r"\sum\limits _{k} inside \begin{cases}, spaced out",
     ("gaurav-attention-mechanism", 74): r"softmax([0.707, 0, 0.707]): a list of numbers",
-    ("wdndev-transformer-details", 114): r"an array of 0s, 1s and \cdots set equal to 0",
     ("ecom-ce-chain-rule-batch", 12): "a // code comment inside the math",
+    ("interview-notes-scaled-softmax-qa", 7): "<W_1h, W_2s>: an inner product written with "
+    "the relations < and >",
+    ("shunliz-dnn-softmax-loss", 60): r"(\sum e^{z_j^L)^2}: a parenthesis closed inside an "
+    "exponent's braces",
+    **{("hugo-logsumexp-gradient-max-shift", n): r"\partial{(\log{\sum … )}}: a parenthesis "
+       "opened outside a {group} and closed inside it" for n in (42, 57)},
+    **{("interview-notes-scaled-softmax-qa", n): "a // comment in Chinese inside the math"
+       for n in (46, 47)},
     ("ecom-ce-chain-rule-batch", 14): "bmatrix rows written as comma lists",
     **{("jishuzhan-ce-softmax-gradient", n): r"underscores eaten by a TeX pipeline: \hat{y}i, "
        r"\sum{i=1}^C, \delta{ij}" for n in (20, 58)},
@@ -174,7 +190,7 @@ def test_the_corpus_is_the_size_the_issue_asks() -> None:
         first = p.read_text(encoding="utf-8").splitlines()[0]
         # a URL, or for a GitHub file the search index stores without naming its repository,
         # the index's file id (said so in the README)
-        assert re.match(r"(<!--|%) source: (https?://|GitHub Markdown file .*read_file id \d+)",
+        assert re.match(r"(<!--|%) source: (https?://|GitHub (\w+ )?(Markdown )?file .*read_file id \d+)",
                         first), p
 
 

@@ -257,6 +257,26 @@ def _unticked(text: str) -> str:
     return _TICKED_INLINE.sub(lambda m: " " + m.group(1) + " ", text)
 
 
+#: GitHub's inline math, $`…`$ (the backticks keep Markdown off the TeX).
+_GITHUB_INLINE = re.compile(r"\$`([^`\n]+)`\$")
+#: MkDocs' admonitions and content tabs (!!! note, ??? success, ???+ tip, === "Tab"): their
+#: body is the lines below, indented four spaces — a code block to CommonMark.
+_ADMONITION = re.compile(r"^([ \t]*)(!!!|\?\?\?\+?|===)(?=[ \t])", re.MULTILINE)
+
+
+def _containers(text: str) -> str:
+    """MkDocs admonitions as list items, so that their indented body is read as Markdown the
+    way MkDocs renders it (a display in the box is math, not code), and GitHub's $`…`$ as
+    $…$ — same lengths, so every offset stays."""
+    if "!!!" in text or "???" in text or "===" in text:
+        # "- ?" and "- ??" keep the lengths and start the item's text one space after its
+        # marker, so the body four spaces in is inside the item (not code)
+        text = _ADMONITION.sub(lambda m: m.group(1) + "- " + "?" * (len(m.group(2)) - 2), text)
+    if "$`" in text:
+        text = _GITHUB_INLINE.sub(lambda m: " $" + m.group(1) + "$ ", text)
+    return text
+
+
 def _mathjax_delimiters(text: str) -> str:
     """``\\[ \\]`` → ``$$ $$`` and ``\\( \\)`` → ``$ `` `` $`` (same length: offsets stay).
 
@@ -357,7 +377,7 @@ def _not_a_note(text: str) -> Problem | None:
 
 def _scan_markdown(source: Source) -> list[Event]:
     # anchors are searched in the prepared text: same offsets, same delimiters as the tokens
-    text = _mathjax_delimiters(source.text)
+    text = _mathjax_delimiters(_containers(source.text))
     too_many = _not_a_note(text)
     if too_many is not None:
         return [too_many]
@@ -418,7 +438,7 @@ def _scan_markdown(source: Source) -> list[Event]:
             # words and $…$ math, as the author's own renderer showed it: its words are read
             events.append(Prose(lo, tok.content.strip(), ()))
         elif tok.type == "inline":
-            events += _inline(tok, text, lo, hi, heading, kramdown)
+            events += _inline(tok, text, lo, hi, heading, kramdown, source.text)
             heading = 0
     return sorted(events, key=_position)
 
@@ -507,11 +527,22 @@ _TAG = re.compile(r"<!--.*?(?:-->|\Z)|<(script|style)\b.*?(?:</\1\s*>|\Z)|<[^<>]
                   re.DOTALL | re.IGNORECASE)
 
 
+#: Inline math in an HTML block's text: $…$ (from \(…\)), never $$.
+_HTML_INLINE = re.compile(r"(?<![\\$])\$([^$\n]{1,400}?)(?<!\\)\$(?!\$)")
+
+
 def _html_words(text: str, lo: int, hi: int) -> list[Event]:
-    """The words of an HTML block (<div class="definition">… one-hot on the true class $c$
-    …</div>): the page shows them as prose, so their assumptions count."""
+    r"""The words of an HTML block (<div class="definition">… one-hot on the true class $c$
+    …</div>): the page shows them as prose, so their assumptions count — and its inline math
+    (<p>… \(S = q \cdot k\) …</p>) as inline math, so its definitions count."""
     words = " ".join(_TAG.sub(" ", text[lo:hi]).split())
-    return [Prose(lo, words, ())] if len(re.findall(r"\w", words)) >= 3 else []
+    if len(re.findall(r"\w", words)) < 3:
+        return []
+    out: list[Event] = [Prose(lo, words, ())]
+    for m in _HTML_INLINE.finditer(text, lo, hi) if "$" in text[lo:hi] else ():
+        start, anchors = _anchor(m.group(1), text, m.start(1), m.end(1))
+        out.append(Math(start, m.group(1), anchors, display=False))
+    return out
 
 
 def _html_comments(content: str, text: str, lo: int, hi: int) -> list[Event]:
@@ -536,8 +567,10 @@ def _scripts(text: str, lo: int, hi: int) -> list[Event]:
 
 
 def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
-            kramdown: bool = False) -> list[Event]:
-    """A paragraph (or heading, list item, table cell): its math, comments and prose."""
+            kramdown: bool = False, written: str = "") -> list[Event]:
+    """A paragraph (or heading, list item, table cell): its math, comments and prose.
+    ``written`` is the file as written: a ``$$`` that was ``\\[`` there is MathJax's display,
+    wherever in its line it stands."""
     raw: str = tok.content
     start, anchors = _anchor(raw, text, lo, hi)
     where = _Anchored(start, raw, anchors)
@@ -557,10 +590,13 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
             alone = len(raw) <= len(child.content) + 16 and re.fullmatch(
                 r"\s*\$+\s*" + re.escape(child.content.strip()) + r"\s*\$+[\s.,，。]*",
                 raw) is not None
+            opened = where.offset(at) - 2
+            bracket = 0 <= opened < len(written) and written[opened] == "\\"
             out.append(Math(where.offset(at), child.content, sub,
                             display=child.type == "math_inline_double" and not kramdown
-                            and (_own_line(raw, at, at + len(child.content), newlines,
-                                           previous) or _opens_its_line(child.content)),
+                            and (bracket or _own_line(raw, at, at + len(child.content),
+                                                      newlines, previous)
+                                 or _opens_its_line(child.content)),
                             alone=alone))
             previous = cursor
         elif child.type == "html_inline":

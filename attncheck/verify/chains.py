@@ -67,6 +67,7 @@ from attncheck.verify.parse import (
     prose_in_place_of_math,
 )
 from attncheck.verify.rows import (
+    CASE_AFTER,
     CASE_WORD,
     DEFINING_WORDS,
     Piece,
@@ -146,6 +147,9 @@ class Step:
     #: file offset, and "heading" (δ_i := … in § 3.3, "δ_i = …" in § 3.4) or "update" (S is
     #: rescaled, S = S/√d_k, before "S = QK^T"): a new meaning, or a claim?
     restates: tuple[int, str] | None = None
+    #: numbers the note gave a dimension before this step (d_k = 64): the example's values,
+    #: for a step that holds at them and not for every d_k (√d_k = 8)
+    values: tuple[tuple[Expr, Expr], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -353,7 +357,10 @@ def _substitute_once(e: Expr, aliases: Sequence[tuple[Expr, Expr]]) -> Expr:
             except ValueError:  # likewise for a function's argument
                 continue
         else:
-            e = _replace_name(e, name, value)
+            try:
+                e = _replace_name(e, name, value)
+            except ValueError:  # Y := AV where ∂L/∂Y needs Y as the variable: left as named
+                continue
     return e
 
 
@@ -498,6 +505,11 @@ class _Builder:
         self.last_shown: Link | None = None
         self.case_base: Link | None = None
         self.aliases: list[tuple[Expr, Expr]] = []
+        self.values: dict[Expr, Expr] = {}
+        #: the display goes on with "= …" after a case split's branches (not continued)
+        self.after_split = False
+        #: the left side a case split's first branch defined (M_ij = {0, i ≥ j; −∞, …})
+        self.branch_defined: tuple[Math, str] | None = None
         self.assumed: list[Assumed] = []
         self.seen_before_row: set[str] = set()
         #: file offsets of the note's headings, and where each name was defined
@@ -535,8 +547,9 @@ class _Builder:
             self.close()
             self.last = None if hidden else self.last_shown
         self.hidden = hidden
-        if len(rows) >= 2 and rows[1].pieces[0] is None and _is_case_row(rows[0]):
-            # $$ if\ s = i, \\ = … $$: the case the rows below are in, said inside the math
+        if len(rows) >= 2 and _is_case_row(rows[0]):
+            # $$ if\ s = i, \\ = … $$, `i = j 时：\\ ∂p_i/∂z_j &= …`: the case the rows
+            # below are in, said inside the math
             first = rows[0]
             toks = first.pieces[0].toks + (first.relations[0],) + first.pieces[1].toks
             value = _condition_value(Piece(toks), self.parser)
@@ -561,6 +574,14 @@ class _Builder:
             if held is not None:
                 self.close()
                 self.last = held
+        if continues and not hidden and condition is None and self.block_condition is None and \
+                self.current and self.current[-1].condition:
+            # "所以带入 &= …" after a display that ended in the branches of a case split: which
+            # expression the "=" goes on from (the split's left side, the sum it splits, or
+            # one branch) the words say — no branch's chain is continued
+            self.close()
+            self.last = None
+            self.after_split = True
         if not hidden and not continues:
             self.aside = None  # a display of its own: no aside is pending any more
         if hidden:  # inline math in the prose: read, but it does not move the display's chain
@@ -641,18 +662,27 @@ class _Builder:
                 continue
             if left is None:
                 left = Link(block, rel.start, rel.start, "", None,
-                            "the chain starts with a relation: expected an expression before it",
-                            rel.start)
+                            "'=' after a case split: which expression it goes on from (the "
+                            "split's left side or one branch), the words say" if self.after_split
+                            else "the chain starts with a relation: expected an expression "
+                            "before it", rel.start)
+                self.after_split = False
             kind = _KINDS.get(symbol, "claim")
             if symbol == "~" and _LAW.match(right.source):
                 kind = "assumption"  # q_i, k_i \sim \mathcal{N}(0, σ²): a law, not "about equal"
             if kind == "claim" and (row.alternative or (n == 0 and self.after_alternative)):
                 kind = "alternative"
             reason = rel.note or (row.reason if n == len(row.relations) - 1 else "")
+            branch = (left.block, " ".join(left.source.split())) \
+                if n == 0 and row.condition is not None else None
+            if kind == "claim" and branch is not None and branch == self.branch_defined:
+                kind = "definition"  # M_ij = {0, i ≥ j; −∞, i < j}: each branch defines M_ij
             if kind == "claim":
                 kind = self._classify(left, right, lead, n, premise is not None, row)
                 if kind == "definition-right":
                     kind, symbol = "definition", "=:"
+            if kind == "definition" and branch is not None:
+                self.branch_defined = branch
             if premise is not None and kind == "claim":
                 kind = "follows"
             step_text, step_cond = cond_text, cond_value
@@ -662,7 +692,8 @@ class _Builder:
                 step_text, step_cond = f"{a} {rel} {b}", (rel, a, b)
             step = Step(left, right, symbol, kind, reason, step_text, step_cond,
                         premise if kind == "follows" else None, lead, tuple(self.aliases),
-                        self._restates(left) if kind == "claim" and n == 0 else None)
+                        self._restates(left) if kind == "claim" and n == 0 else None,
+                        tuple(self.values.items()))
             if kind == "follows" and premise is not None:
                 self._premise_is_a_condition(premise, left)
             premise = None
@@ -764,6 +795,8 @@ class _Builder:
 
     def _define(self, step: Step) -> None:
         """name := value, for the steps after it (softmax's own y, x, L stay softmax's)."""
+        if step.condition_value is not None:
+            return  # one branch of a definition by cases: no single value to put in later
         a, b = step.lhs.value, step.rhs.value
         if step.relation != "=:" and isinstance(a, Expr) and _is_name(a) and not isinstance(b, Expr):
             self.vague.add(_name_key(a))  # z = QKᵀ, unread: a later z = Σ q_i k_i defines z
@@ -771,6 +804,10 @@ class _Builder:
             return
         name, value = (b, a) if step.relation == "=:" else (a, b)
         self.vague.discard(_name_key(name))
+        if isinstance(name, Symbol) and name.is_integer and name.name == self.notation.dim and \
+                value.is_Integer and value > 0:
+            self.values[name] = value  # "d_k = 64": the example's dimension, from here on
+            return
         if isinstance(name, Indexed) and str(name.base.label) in ("y", "x", "t") and not (
                 str(name.base.label) == "t" and all(a.is_Integer for a in name.indices)):
             # y_i := e^{x_i}/Σ…: softmax's own; a label's value Y_{11} := 1 in a worked
@@ -950,11 +987,12 @@ def _cited_label(piece: Piece | None) -> str | None:
 
 
 def _is_case_row(row: Row) -> bool:
-    """``if i = j,``, ``当 i ≠ j 时``: a row that is only a case, with its word."""
+    """``if i = j,``, ``当 i ≠ j 时``, ``i = j 时：``: a row that is only a case, with its word."""
     if len(row.relations) != 1 or row.pieces[0] is None or row.pieces[1] is None:
         return False
     toks = row.pieces[0].toks + (row.relations[0],) + row.pieces[1].toks
-    return is_index_condition(toks) and bool(CASE_WORD.search(row.lead))
+    return is_index_condition(toks) and bool(CASE_WORD.search(row.lead)
+                                             or CASE_AFTER.match(row.reason))
 
 
 def is_condition_block(block: Math) -> bool:
@@ -988,7 +1026,8 @@ def _condition_value(piece: Piece, parser: Parser) -> Any:
 
 def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = False,
                  leads: Sequence[str] = (), assumed: list[Assumed] | None = None,
-                 correct: str | None = None, headings: Sequence[int] = ()) -> list[Chain]:
+                 correct: str | None = None, headings: Sequence[int] = (),
+                 failed: list[tuple[Math, str]] | None = None) -> list[Chain]:
     """The chains of the given math blocks, in order (inline math only with ``inline``).
 
     ``correct`` is the letter of the correct class when the note names one ("the correct
@@ -997,6 +1036,8 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
 
     ``leads`` gives, per block, the prose just before it: its defining words count, and
     a case it names ("Case 1: $i=j$", "当 $i \neq j$ 时") is the condition of the block's steps.
+    A block that cannot be followed (SymPy refusing a substitution) ends the chain before
+    it and goes to ``failed`` with the reason: one display never stops the file.
     """
     b = _Builder(notation, inline)
     b.headings = headings
@@ -1013,7 +1054,13 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
         here = condition if found is None and goes_on else found
         if not hidden:  # inline math in the prose is read in its sentence's case, no further
             condition = here
-        b.block(block, rows, lead, here, hidden=hidden)
+        try:
+            b.block(block, rows, lead, here, hidden=hidden)
+        except (ValueError, TypeError, AttributeError, IndexError, KeyError,
+                NotImplementedError, RecursionError) as exc:
+            b.current, b.last = [], None
+            if failed is not None:
+                failed.append((block, f"{type(exc).__name__}: {' '.join(str(exc).split())}"))
     b.close()
     if assumed is not None:
         assumed += b.assumed
@@ -1041,6 +1088,12 @@ CORRECT_CLASS = re.compile(
     r"(?!\s*[=＝])|"  # (真实标签为 y = (0, 1): the label's value, not the class's letter)
     # "假设仅 y_k = 1", "only y_k = 1": the one entry that is 1 names the class
     r"(?:仅|只有|only)\s*[a-z]_\{?([a-z])\}?\s*=\s*1(?![0-9.])|"
+    # "the t_j is 1 for only the actual class": the entry that is 1 there names the class
+    r"[a-z]_\{?([a-z])\}?\s*(?:is|=|equals)\s*(?:1|one)\s+(?:only\s+)?(?:for|at)\s+(?:only\s+)?"
+    r"the\s+(?:actual|correct|true|target|right)\s+(?:class|label|category)|"
+    # "where j is the index of the element in the vector y that is hot (i.e. equal to 1)"
+    r"(?<![A-Za-z])([a-z])\s+is\s+the\s+index\s+of\s+the\s+(?:element|entry|component|position|"
+    r"class)\b[^.。]{0,80}?(?:hot|equal\s+to\s+1\b|=\s*1\b|is\s+1\b)|"
     # "with true class $c$": no verb, so only a letter that names an index
     r"(?<![A-Za-z])(?:correct|true|target|ground[- ]truth)\s+(?:class|category)\s+([cjklmnr])\b"
     r"(?!\s*[_^=(])",
@@ -1165,7 +1218,8 @@ def _case_in(tail: str, parser: Parser) -> tuple[str, Any] | None:
         if not (labelled or joined):
             continue
         try:
-            toks = tokenize(tex)
+            # i \ne{j}: braces around an index say nothing
+            toks = [t for t in tokenize(tex) if t.kind not in ("LBRACE", "RBRACE")]
         except LexError:
             continue
         if not is_index_condition(toks) or any(t.kind == "NUMBER" for t in toks):
@@ -1179,6 +1233,16 @@ def _case_in(tail: str, parser: Parser) -> tuple[str, Any] | None:
     if not found:
         return None
     if len(found) == 1:
+        return found[0]
+    relations: dict[frozenset[Any], set[str]] = {}
+    for _, v in found:
+        relations.setdefault(frozenset(v[1:]), set()).add(v[0])
+    if any(len(r) > 1 for r in relations.values()):
+        # "substituting the values for when $i = j$ and $i \ne j$": both cases named (a sum
+        # split into its terms), not the one case the display is in
+        return None
+    found = [f for n, f in enumerate(found) if f[1] not in [g[1] for g in found[:n]]]
+    if len(found) == 1:  # "If $$i=j$$, $i=j$": one case, said twice
         return found[0]
     return ", ".join(t for t, _ in found), ("and", *(v for _, v in found))
 

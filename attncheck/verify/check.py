@@ -81,6 +81,8 @@ from attncheck.verify.errors import Location, VerifyError
 from attncheck.verify.evidence import (
     PARAMETER_VALUE,
     attach_evidence,
+    counted_length,
+    free_vectors,
     letters_as_lengths,
     without_evidence,
     written_length,
@@ -659,7 +661,9 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
              ) -> tuple[StepStatus, tuple[frozenset[Hypothesis], ...], Expr]:
     """A softmax step, with the target statements the note made (and Σ_k t_k = 1 tried:
     a step that uses it without the note saying so needs it, undeclared)."""
+    from derivations.checking import Status
     from derivations.softmax import TARGET_SUMS_TO_ONE, check_softmax_equality
+    from derivations.softmax import g as FREE_VECTOR
     from derivations.softmax.hypotheses import SoftmaxHypothesis
 
     lhs, rhs = _one_row(lhs, rhs)
@@ -675,6 +679,21 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
                                         "(z_a + z_b + z_c): the vector's length is not said")
     lengths = letters_as_lengths(lhs, rhs)
     lhs, rhs = _softmax_conventions((lhs, rhs), model, lengths)
+    count = counted_length(lhs, rhs)
+    if count is not None:
+        # L = −Σ_{i=1}^{C} … with the note's C = 10 beside Σ_{k≠i}, whose limits it left
+        # out: the open sum runs over the same ten classes
+        lhs, rhs = lhs.xreplace({LENGTH: count}), rhs.xreplace({LENGTH: count})
+    free, touched = free_vectors(lhs, rhs)
+    if touched or len(free) > 1:
+        raise UnsupportedExpression(f"unknown vector {min(touched or free)} (use x, y, t)")
+    if free:
+        # grad_i in Σ_i y_i(δ_ij − y_j) grad_i, a vector the note never defined: the engine's
+        # free vector g (no score moves it — no derivative here touches it).  Only a claim
+        # true for every value of it is true of the note's: anything else is not judged
+        (name,) = free
+        lhs, rhs = (e.replace(lambda a: isinstance(a, IndexedBase) and str(a.label) == name,
+                              lambda a: FREE_VECTOR) for e in (lhs, rhs))
     pool = tuple(h for h in declared if isinstance(h, SoftmaxHypothesis))
     pool += () if TARGET_SUMS_TO_ONE in pool else (TARGET_SUMS_TO_ONE,)
     v = check_softmax_equality(lhs, rhs, n=written_length(lhs, rhs), reason=reason,
@@ -689,6 +708,9 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
                                    n=written_length(lhs, rhs), reason=reason, hypotheses=pool)
         if w.decided and not w.needs:
             v = w
+    if free and v.status is Status.FAILS:
+        raise UnsupportedExpression(f"{name} — verify did not read what it is in this note, and "
+                                    "the step does not hold for every value of it")
     if not v.decided:
         raise UnsupportedExpression(f"cannot decide whether {text(v.residual_given)} is 0")
     status, needs = _status_of(v.needs, frozenset(declared))
@@ -985,6 +1007,11 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
         status, needs, residual = _softmax(lhs, rhs, model, declared, reason)
         return status, needs, residual, False, "softmax"
     status, needs, residual, mean_square = _moments(lhs, rhs, model, declared, reason, variance)
+    if status is StepStatus.FAILS and not mean_square and residual.has(log) and \
+            not is_random(lhs - rhs, model) and simplify(exp(residual)) == 1:
+        # log(e^a + e^b) = a + log(1 + e^{b−a}): a difference of logs SymPy leaves unsimplified;
+        # its exponential is 1, and for real sides that makes the difference 0
+        return StepStatus.HOLDS, (frozenset(),), S.Zero, False, "moments"
     return status, needs, residual, mean_square, "moments"
 
 
@@ -1051,6 +1078,14 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                              and h.label in sub else h for h in declared)
         else:
             lhs, rhs = _under_condition(lhs, c), _under_condition(rhs, c)
+            if c[0] == "=":  # the label one-hot at j, in the case i = j: one-hot at i
+                from derivations.softmax import OneHotTarget
+
+                gone, kept = (c[2], c[1]) if isinstance(c[2], Symbol) else (c[1], c[2])
+                if any(isinstance(h, OneHotTarget) and h.label == gone for h in declared):
+                    case[gone] = kept  # (the numeric check puts the label where the case does)
+                declared = tuple(replace(h, label=kept) if isinstance(h, OneHotTarget) and
+                                 h.label == gone else h for h in declared)
     declared = declared + _independent_by_lead(step, lhs, rhs, model, declared)
     if ctx.example_label is not None and _writes_label_entries(step):
         # −Σ_j y_j log ŷ_j = −y_2 log ŷ_2 just after y = [0, 1, 0, 0]: the example's label
@@ -1082,6 +1117,9 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
         return replace(_recorded(ctx, step, StepStatus.NOT_CHECKED, f"cannot check: {why}", n,
                                  dset, model), lhs=lhs, rhs=rhs)
 
+    if any(side.has(S.Infinity, S.NegativeInfinity, S.ComplexInfinity) for side in (lhs, rhs)):
+        # M_ij = −∞ (a mask), e^{−∞} = 0: a limit said with ∞, which the engines do not take
+        return refused("∞ stands for a limit here, which is not checked")
     samples = sorted(set(step.lhs.dropped) | set(step.rhs.dropped))
     if len(samples) >= 2:
         # y_k^{(i)} and y_k^{(j)} both read as y_k: what tells them apart was not kept, and
@@ -1118,6 +1156,24 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     if status is StepStatus.FAILS and (_within_written_decimals(lhs, rhs, step) or (
             checker == "decimals" and _within_written_decimals(residual, S.Zero, step))):
         status, needs, checker = StepStatus.HOLDS, (frozenset(),), "decimals"
+    if status is StepStatus.FAILS and step.values and residual.free_symbols and \
+            {str(s) for s in residual.free_symbols} <= {str(s) for s, _ in step.values}:
+        # √d_k = 8 after "d_k = 64": false for a general d_k, true of the note's example
+        at = {s: v for s in residual.free_symbols for n, v in step.values if str(s) == str(n)}
+        exact = _numbers(residual.xreplace(at), S.Zero)
+        if (exact is not None and exact[0] is StepStatus.HOLDS) or \
+                _within_written_decimals(residual.xreplace(at), S.Zero, step):
+            status, needs = StepStatus.HOLDS, (frozenset(),)
+            if checker == "moments":
+                # Var(q·k) = 64: the hypotheses it took are those of Var(q·k) = d_k — the
+                # step with the residual put back holds under exactly them
+                try:
+                    with _time_limit(min(STEP_SECONDS, remaining), "this step"):
+                        status, needs, _, _, _ = _judge(lhs, rhs + residual, model, declared,
+                                                        step.reason, _variance(ctx.notation))
+                except DerivationError as exc:
+                    return refused(_in_note_letters(str(exc), model_notation(ctx)))
+            residual, checker = S.Zero, "example"
     if status is StepStatus.FAILS:
         # a step that fails as verify read it is not shown wrong where the reading is in doubt
         if worded := _worded_entries(step, lhs - rhs, ctx.notation):
@@ -1141,6 +1197,24 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             said = _in_note_letters(", ".join(particular), model_notation(ctx))
             return refused(f"a definition written for particular entries ({said}) would be put "
                            "into a step about general ones")
+        if isinstance(lhs, Symbol) and isinstance(rhs, Symbol) and not (
+                lhs.is_integer or rhs.is_integer):
+            # "Z = X for self-attention": one name given as another, neither with a value
+            # verify read — an identification, not a claim it could refute
+            return refused(f"{lhs} = {rhs}: two names the note gave no values verify read")
+        if moments and any(str(x) in ("E", "D") for x in (lhs - rhs).free_symbols):
+            # Var(k) = Ep[k²] − (E[k])²: a letter E beside the expectation E[…] — a typo of
+            # it (E_p[…]), or a name: which, the note does not say in a way verify reads
+            return refused("E (or D) as a letter beside the expectation E[…] (or variance "
+                           "D(…)): a typo, or a name the note did not define?")
+        opaque = sorted({f.func.__name__ for f in (lhs - rhs).atoms(AppliedUndef)} -
+                        {"max", "min"})  # the largest score: a constant (_largest_as_constant)
+        if opaque and checker != "calculus":
+            # SelfAttention(PX) = P SelfAttention(X): a function verify cannot evaluate (the
+            # note's own, defined in matrices or not at all) — a claim about its values
+            # could be true of it, whatever it is
+            return refused(f"{', '.join(opaque)}: a function verify does not evaluate; a "
+                           "claim about its values is not checked")
         unknown = [_in_note_letters(u, model_notation(ctx)) for u in _unknown_quantities(
             lhs, rhs, model, ctx.notation, only_vectors=checker == "calculus")]
         if unknown:
@@ -1382,7 +1456,7 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
                 add(f.hypothesis, source.location(e.offset(0)), f.phrase)
             # "* 各维度的 q_i, k_i 相互独立 / * 均值为 0 / * 方差为 1": items go on the subject
             context = bool(found) and isinstance(e, Prose)
-            m = _TARGET_WORDS.search(text) or _one_hot_lists(text)
+            m = _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", text)) or _one_hot_lists(text)
             if m:
                 add(_target_sums_to_one(), source.location(e.offset(0)), m.group(0))
             m = CORRECT_CLASS.search(text)
@@ -1414,6 +1488,10 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
 #: A paragraph that is only a case: "$i \\neq j$".
 _CONDITION_ONLY = re.compile(r"\$+\s*[a-z](?:_\{?[a-z]\}?)?\s*(=|≠|\\neq?|\\not\s*=)\s*"
                              r"[a-z](?:_\{?[a-z]\}?)?\s*\$+[\s:：,，]*")
+#: "the attention weights are nearly one-hot" (a saturated softmax): not about the label.
+_NEARLY_ONE_HOT = re.compile(r"(?:接近|近似|趋近|類似|类似|像|close to|approach\w*|nearly|almost|"
+                             r"like|becomes?)\s*(?:一个|一個|a|an)?\s*`?one\s*-?\s*hot`?",
+                             re.IGNORECASE)
 #: What says the target is a probability vector: one-hot labels, a distribution.
 _TARGET_WORDS = re.compile(
     r"one\s*-?\s*hot|独热|只有一个(?:元素|分量)?为\s*1|only one (?:non-?zero|element)|"
@@ -1428,8 +1506,9 @@ _BIT_LIST = re.compile(r"\[\s*[01](?:\s*,\s*[01])+\s*\]")
 
 
 #: A letter set to a written-out vector of 0s and 1s: y = \begin{bmatrix} 0 \\ 1 \end{bmatrix}, y = [0,1,0].
-_LABEL_VALUE = re.compile(r"(?<![\\\w])([A-Za-z])\s*=\s*(?:\\begin\{[bpv]?matrix\}([\s01&\\]+)"
-                          r"\\end\{[bpv]?matrix\}|\[([\s01,]+)\]|\(([\s01,]+)\))")
+_LABEL_VALUE = re.compile(r"(?<![\\\w])([A-Za-z])\}?\s*=\s*(?:\\begin\{[bpv]?matrix\}([\s01&\\]+)"
+                          r"\\end\{[bpv]?matrix\}|(?:\\left)?\[([\s01,]+)(?:\\right)?\]|"
+                          r"(?:\\left)?\(([\s01,]+)(?:\\right)?\))")
 
 
 def _one_hot_value(text: str, notation: Notation) -> re.Match[str] | None:
@@ -1558,7 +1637,8 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
     title, lead, case = "", "", ""
     paragraph: Prose | None = None
     skipped = 0
-    for e in events:
+    proved = ""  # the case a display's own sentence gave, for the proof that follows it
+    for e, previous in zip(events, [None, *events[:-1]]):  # (the event before e)
         if isinstance(e, Directive):
             try:
                 state = state.apply(e, source.path, source, notation.dim, notation)
@@ -1572,6 +1652,10 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
             case = f"{case}. " if case else ""
             continue
         if isinstance(e, Prose):
+            said = _CASE_AFTER_DISPLAY.match(e.text)
+            if said and blocks and blocks[-1].math.display and blocks[-1].math is previous:
+                # "$$ ∂y_j/∂x_i = −y_j y_i $$⏎⏎where $j \neq i$.": the display's own case
+                blocks[-1] = replace(blocks[-1], lead=f"{blocks[-1].lead} When ${said.group(1)}$:")
             words = e.text.split("$$", 1)[0] if e.text.count("$$") >= 2 else e.text
             if not re.search(r"[^\W\d_]", re.sub(r"\$+[^$]*\$+", "", words)) and \
                     not _CONDITION_ONLY.fullmatch(words.strip()):
@@ -1592,6 +1676,19 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
                     paragraph.start <= e.start <= paragraph.start + len(paragraph.text):
                 # inline math: the words of its paragraph before it lead in, not those after
                 here = paragraph.text[:e.start - paragraph.start].rstrip("$ \n")[-400:]
+            if e.display and paragraph is not None and \
+                    paragraph.start <= e.start <= paragraph.start + len(paragraph.text):
+                # "\\[ ∂a_j/∂z_i = −a_j a_i \\] where $j \neq i$.": the case said after it
+                at = paragraph.text.find(e.text)
+                after = paragraph.text[at + len(e.text):at + len(e.text) + 120] if at >= 0 else ""
+                said = _CASE_AFTER_DISPLAY.match(after)
+                if said:
+                    here = f"{here} When ${said.group(1)}$:"
+                    proved = f" When ${said.group(1)}$:"
+                elif _PROOF.match(here):  # "**Proof:** \\[ … \\]": the case of what it proves
+                    here += proved
+                else:
+                    proved = ""
             if state.skip_next and e.display:
                 skipped += 1
             else:
@@ -1610,16 +1707,28 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
             notes.append(ReadNote(source.location(b.math.offset(int(at or 0))),
                                   f"math not read: {msg}", problem=True))
     assumed: list[Assumed] = []
+    failed: list[tuple[Math, str]] = []
     chains = build_chains([b.math for b in blocks], notation, inline=settings.inline,
                           leads=[b.lead for b in blocks], assumed=assumed,
                           correct=_correct_class(events),
-                          headings=[e.offset(0) for e in events if isinstance(e, Heading)])
+                          headings=[e.offset(0) for e in events if isinstance(e, Heading)],
+                          failed=failed)
+    notes += [ReadNote(source.location(m.offset(0)), f"math not read: {why}", problem=True)
+              for m, why in failed]
     written = _components_before_scalars(chains, notation)
     read_hyps, read_notes = _assumptions(source, events, notation, assumed, written)
     notes += read_notes
     return Reading(source, fmt, notation, tuple(blocks), tuple(chains), tuple(read_hyps),
                    tuple(notes), skipped, _correlated_components(source, events, notation),
                    _independence_said(events, notation))
+
+
+#: A paragraph that proves the statement before it.
+_PROOF = re.compile(r"\W*(?:proof|证明|證明)\b", re.IGNORECASE)
+#: The case a display's own sentence gives after it: "$$ … $$ where $j \neq i$."
+_CASE_AFTER_DISPLAY = re.compile(r"\$*[ \t]*[,.，]?[ \t]*(?:where|for|with)\s*\$\s*"
+                                 r"([a-z]\s*(?:\\neq?|≠|\\not\s*=)\s*\{?[a-z]\}?)\s*\$"
+                                 r"(?!\s*(?:时|:|：|,\s*we))", re.IGNORECASE)
 
 
 def _correct_class(events: Sequence[Any]) -> str | None:

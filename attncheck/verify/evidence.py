@@ -65,7 +65,8 @@ from attncheck.verify.result import Evidence, StepResult, StepStatus
 from derivations import Cov, DerivationError, E, Hypothesis, Model, Var, evaluate
 from numeric import Point, compare, compare_samples, point_for
 
-__all__ = ["DIMENSION", "Evidence", "attach_evidence", "letters_as_lengths", "softmax_evidence",
+__all__ = ["DIMENSION", "Evidence", "attach_evidence", "counted_length", "free_vectors",
+           "letters_as_lengths", "softmax_evidence",
            "without_evidence", "written_length"]
 
 #: The concrete dimension of the evidence points: large enough that a d versus √d
@@ -101,10 +102,12 @@ def attach_evidence(step: StepResult, model: Model, *, seed: int | np.random.See
                     alpha: float = 1e-6, power: float = 0.999, detect: float = 0.05,
                     max_seconds: float = 1.0) -> StepResult:
     """``step`` with its numeric evidence (softmax steps are returned unchanged)."""
-    if step.checker == "decimals" or any(isinstance(e, Expr) and e.has(VectorLiteral)
-                                         for e in (step.lhs, step.rhs)):
+    if step.checker in ("decimals", "example") or any(
+            isinstance(e, Expr) and e.has(VectorLiteral) for e in (step.lhs, step.rhs)):
         # rounded numbers are held to the places written; a matrix written out was judged
-        # entry by entry, each entry by its own exact route: nothing one sample could add
+        # entry by entry, each entry by its own exact route; a step true at the note's own
+        # d_k = 64 is exact arithmetic there (the sample's d is another): nothing one sample
+        # could add
         return step
     if step.checker in ("softmax", "calculus"):
         make = softmax_evidence if step.checker == "softmax" else calculus_evidence
@@ -199,11 +202,13 @@ _H = 1e-30  # complex step: no subtraction, so h can be tiny; the error is O(h²
 
 
 def _softmax_value(e: Expr, xs: np.ndarray, ts: np.ndarray, idx: dict[Symbol, int],
-                   ys: np.ndarray | None = None) -> complex:
+                   ys: np.ndarray | None = None, gs: np.ndarray | None = None) -> complex:
     """e at scores xs, target ts and index values idx (complex so a step can pass through).
 
     ``ys`` is softmax(xs) unless given: ∂L/∂y_j takes the outputs as the variables, so a
-    derivative by y_j moves y_j alone (the scores stay), one by x_j moves the scores."""
+    derivative by y_j moves y_j alone (the scores stay), one by x_j moves the scores.
+    ``gs`` are the values of a vector the note never defined (its upstream gradient), which
+    the symbolic check took as free (no score moves it)."""
     from numeric.softmax import softmax
 
     if ys is None:
@@ -213,19 +218,19 @@ def _softmax_value(e: Expr, xs: np.ndarray, ts: np.ndarray, idx: dict[Symbol, in
         if count != 1 or not isinstance(var, Indexed) or \
                 str(var.base.label) not in ("x", "y", "t"):
             raise ValueError(f"{e}: only first derivatives by a component x_j, y_j or t_j")
-        m = int(_softmax_value(var.indices[-1], xs, ts, idx, ys).real) - 1
+        m = int(_softmax_value(var.indices[-1], xs, ts, idx, ys, gs).real) - 1
         moved = {"x": xs, "y": ys, "t": ts}[str(var.base.label)].astype(complex)
         moved[m] += 1j * _H
         if str(var.base.label) == "x":
-            return complex(_softmax_value(e.expr, moved, ts, idx).imag / _H)
+            return complex(_softmax_value(e.expr, moved, ts, idx, gs=gs).imag / _H)
         if str(var.base.label) == "y":
-            return complex(_softmax_value(e.expr, xs, ts, idx, moved).imag / _H)
-        return complex(_softmax_value(e.expr, xs, moved, idx, ys).imag / _H)
+            return complex(_softmax_value(e.expr, xs, ts, idx, moved, gs).imag / _H)
+        return complex(_softmax_value(e.expr, xs, moved, idx, ys, gs).imag / _H)
     if isinstance(e, Indexed):
         # A_{ic}: one row (sample i) of a matrix, as the symbolic check reads it — the class
         # is the index that counts
-        a = int(_softmax_value(e.indices[-1], xs, ts, idx, ys).real) - 1
-        values = {"y": ys, "x": xs, "t": ts}.get(str(e.base.label))
+        a = int(_softmax_value(e.indices[-1], xs, ts, idx, ys, gs).real) - 1
+        values = {"y": ys, "x": xs, "t": ts}.get(str(e.base.label), gs)
         if values is None:  # a letter the note never defined (its p_k beside y)
             raise ValueError(f"{e.base.label} has no value at a softmax point")
         if not 0 <= a < len(values):
@@ -240,18 +245,18 @@ def _softmax_value(e: Expr, xs: np.ndarray, ts: np.ndarray, idx: dict[Symbol, in
             return complex(idx[e])
         raise ValueError(f"{e} has no value at a softmax point")
     if isinstance(e, KroneckerDelta):
-        u, v = (_softmax_value(w, xs, ts, idx, ys) for w in e.args)
+        u, v = (_softmax_value(w, xs, ts, idx, ys, gs) for w in e.args)
         return complex(u == v)
     if isinstance(e, Sum):
         (var, lo, hi), = e.limits
         # a sum to the note's own name for the length (m, C, K) runs over the whole vector
         lo_v, hi_v = (len(xs) if v is hi and isinstance(v, Symbol) and v not in idx
-                      else int(_softmax_value(v, xs, ts, idx, ys).real) for v in (lo, hi))
-        return sum((_softmax_value(e.function, xs, ts, {**idx, var: m}, ys)
+                      else int(_softmax_value(v, xs, ts, idx, ys, gs).real) for v in (lo, hi))
+        return sum((_softmax_value(e.function, xs, ts, {**idx, var: m}, ys, gs)
                     for m in range(lo_v, hi_v + 1)), complex(0))
     if e.is_Number:
         return complex(e)
-    args = [_softmax_value(a, xs, ts, idx, ys) for a in e.args]
+    args = [_softmax_value(a, xs, ts, idx, ys, gs) for a in e.args]
     if isinstance(e, Add):
         return sum(args, complex(0))
     if isinstance(e, Mul):
@@ -300,6 +305,45 @@ def _runs_over_entries(total: Add) -> bool:
     return any(len(v) >= 2 and v == set(range(1, max(v) + 1)) for v in seen.values())
 
 
+def free_vectors(lhs: Expr, rhs: Expr) -> tuple[set[str], set[str]]:
+    """Vectors of a softmax step other than y, x, t: (free, touched).  Free ones no
+    derivative of the step touches (grad_i in Σ_i J_ij grad_i): checked as free numbers, a
+    claim true for every value of them is true of the note's.  A touched one (∂w_i/∂x_j)
+    may depend on the scores in a way the note said and verify did not read.
+
+    >>> from sympy import IndexedBase, Derivative
+    >>> from derivations.softmax import i, j, x, y
+    >>> g, w = IndexedBase("grad"), IndexedBase("w")
+    >>> free_vectors(y[i] * g[i], Derivative(w[i], x[j]))
+    ({'grad'}, {'w'})
+    """
+    both = lhs - rhs
+    names = {str(a.base.label) for a in both.atoms(Indexed)} - set(SOFTMAX_BASES)
+    moved = {str(a.base.label) for d in both.atoms(Derivative)
+             for a in d.atoms(Indexed)}  # its expression or its variable
+    return names - moved, names & moved
+
+
+def counted_length(lhs: Expr, rhs: Expr) -> int | None:
+    """The number of classes a step's sums give when one sum runs to a number and the others
+    to a letter (L = −Σ_{i=1}^{3} … beside Σ_j^K, or an open Σ_{k≠i}): they all run over
+    those classes, as the note means.
+
+    >>> from sympy import Sum, Symbol
+    >>> from derivations.softmax import k, y
+    >>> K = Symbol("K", integer=True, positive=True)
+    >>> counted_length(Sum(y[k], (k, 1, 3)), Sum(y[k], (k, 1, K))), counted_length(y[k], y[k])
+    (3, None)
+    """
+    uppers = {lim[2] for e in (lhs, rhs) for s in e.atoms(Sum) for lim in s.limits}
+    counts = {u for u in uppers if u.is_Integer}
+    if len(counts) != 1 or not uppers - counts or \
+            not all(isinstance(u, Symbol) for u in uppers - counts):
+        return None
+    (count,) = counts
+    return int(count) if count > 1 else None
+
+
 def letters_as_lengths(*sides: Expr) -> set[Symbol]:
     """Index letters that stand only as the upper limit of sums (Σ^k_{j=1} e^{z_j}, where k
     counts the classes): there they are the vector's length, not an index."""
@@ -323,13 +367,16 @@ def softmax_evidence(step: StepResult, *, seed: int | np.random.SeedSequence) ->
     rng = np.random.default_rng(seed)
     # a worked example written out over its entries (e^{z_1} + e^{z_2} + e^{z_3}) is about
     # a vector of that length, as the symbolic check took it
-    size = written_length(step.lhs, step.rhs) or SOFTMAX_N
+    size = written_length(step.lhs, step.rhs) or counted_length(step.lhs, step.rhs) or SOFTMAX_N
     # Σ^k_{j=1} with k nowhere else: k counts the entries here, as it did symbolically
     lengths = letters_as_lengths(step.lhs, step.rhs)
     if lengths:
         whole = {u: Symbol("n") for u in lengths}
         step = replace(step, lhs=step.lhs.xreplace(whole), rhs=step.rhs.xreplace(whole))
     xs, ts = rng.normal(size=size), rng.dirichlet(np.ones(size))
+    # a vector the note never defined was checked as free (holds for every value): any
+    # values confirm it — drawn after x and t so that their draws stay as they were
+    gs = rng.normal(size=size) if free_vectors(step.lhs, step.rhs)[0] else None
     from derivations.softmax import TARGET_SUMS_TO_ONE, OneHotTarget, i, j, k
 
     violated: tuple[str, ...] = ()
@@ -349,12 +396,12 @@ def softmax_evidence(step: StepResult, *, seed: int | np.random.SeedSequence) ->
     for a, b, c in triples or [(1, 1, 1)]:
         idx = {i: a, j: b, k: c}
         if classes:
-            label = int(_softmax_value(classes[0], xs, ts, idx).real)
+            label = int(_softmax_value(classes[0], xs, ts, idx, gs=gs).real)
             if not 1 <= label <= size:
                 raise ValueError(f"the class {label} is past the {size} entries")
             ts = np.eye(size)[label - 1]
-        lhs = float(_softmax_value(step.lhs, xs, ts, idx).real)
-        rhs = float(_softmax_value(step.rhs, xs, ts, idx).real)
+        lhs = float(_softmax_value(step.lhs, xs, ts, idx, gs=gs).real)
+        rhs = float(_softmax_value(step.rhs, xs, ts, idx, gs=gs).real)
         tol = float(64 * SOFTMAX_N * np.finfo(float).eps * (1 + abs(lhs) + abs(rhs)))
         ratio = abs(lhs - rhs) / tol
         if ratio >= worst[0]:

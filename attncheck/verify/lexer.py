@@ -93,7 +93,7 @@ _WORD_RE = re.compile("|".join(sorted(WORDS, key=len, reverse=True)))
 
 #: Macros that carry no mathematics here.
 _IGNORED = set(
-    "quad qquad displaystyle textstyle scriptstyle scriptscriptstyle limits nolimits nonumber "
+    "quad qquad space displaystyle textstyle scriptstyle scriptscriptstyle limits nolimits nonumber "
     "notag left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr bigm Bigm "
     "middle mathstrut strut hfill allowbreak nobreak medspace thinspace thickspace negthinspace "
     "hline rm it bf cal mathopen mathclose mathrel mathbin mathord mathpunct displaybreak "
@@ -242,10 +242,18 @@ class _Lexer:
             if c == "\\":
                 i = self.macro(i, hi)
                 continue
+            if "0" <= c <= "9" and self.out and self.out[-1].kind == "FRAC" and \
+                    i + 1 < hi and "0" <= text[i + 1] <= "9":
+                # \tfrac12: TeX takes one digit per argument — one half, not "12" over what follows
+                self.emit("NUMBER", c, i, i + 1)
+                self.emit("NUMBER", text[i + 1], i + 1, i + 2)
+                i += 2
+                continue
             if "0" <= c <= "9":
-                m = re.match(r"[0-9]+(\.[0-9]+)?", _ahead(text, i, hi))
+                # 1{,}024: a thousands separator (TeX's {,} keeps the comma's spacing tight)
+                m = re.match(r"[0-9]+(?:\{,\}[0-9]{3})*(\.[0-9]+)?", _ahead(text, i, hi))
                 assert m is not None
-                self.emit("NUMBER", m.group(0), i, i + m.end())
+                self.emit("NUMBER", m.group(0).replace("{,}", ""), i, i + m.end())
                 i += m.end()
                 continue
             if "a" <= c <= "z" or "A" <= c <= "Z":
@@ -522,6 +530,10 @@ class _Lexer:
                 return end
             elif kind:
                 self.emit(kind, inner, i, a[2])
+            elif re.fullmatch(r"[a-z]|\\[a-z]+|\\(?:hat|tilde|bar)\s*\{?\s*[a-z]\S*", inner):
+                # \mathbb{w}, \mathbb{\theta}, \mathbb{\hat{y}}: a lower-case letter in
+                # double-struck, as some notes set their vectors — bold, not a set
+                return self.decorated("mathbf", i, j, hi)
             else:
                 self.emit("SET", inner, i, a[2])  # ℝ, ℕ: only ever in conditions
             return a[2]
@@ -541,6 +553,15 @@ class _Lexer:
         if name in RELATIONS:
             self.emit("REL", RELATIONS[name], i, j)
             return j
+        if name in ("xrightarrow", "xlongrightarrow", "xRightarrow"):
+            # a → b with words over the arrow (\xrightarrow{λ → ∞}): the arrow is the relation
+            k = j
+            m2 = re.match(r"\s*\[[^\]]*\]", _ahead(text, k, hi))
+            k += m2.end() if m2 else 0
+            a = _argument(text, k)
+            end = a[2] if a and text[a[0] - 1:a[0]] == "{" else k
+            self.emit("REL", "⇒" if name == "xRightarrow" else "→", i, end)
+            return end
         if name == "not":  # \not= and \not\in: the negated relation
             m2 = re.match(r"\s*(=|\\in(?![a-zA-Z])|\\equiv(?![a-zA-Z]))", _ahead(text, j, hi))
             if m2:
@@ -565,6 +586,14 @@ class _Lexer:
         if name in ("dfrac", "tfrac"):
             self.emit("FRAC", name, i, j)
             return j
+        if name == "unicode":  # \unicode{x1D7D9}: MathJax's way to type 𝟙 (or another sign)
+            a = _argument(self.text, j)
+            code = re.fullmatch(r"\s*(?:x|0x|U\+)?([0-9A-Fa-f]{2,6})\s*", self.text[a[0]:a[1]]) \
+                if a else None
+            kind = _CHARS.get(chr(int(code.group(1), 16))) if code else None
+            if a and kind is not None:
+                self.emit(kind, chr(int(code.group(1), 16)), i, a[2])
+                return a[2]
         # an unknown macro spoils only the expression it stands in: the parser says where
         self.emit("UNKNOWN", "\\" + name, i, j)
         return j
@@ -605,6 +634,11 @@ class _Lexer:
                 self.emit("WORD", re.sub(r"\W", "", core), i, a[2])
             else:
                 self.emit("TEXT", core, i, a[2], note=core)
+            return a[2]
+        if re.fullmatch(r"[A-Za-z]{2,}", core) and re.match(r"\s*(?:\\left\s*)?\(", text[a[2]:a[2] + 12]):
+            # \text{spread}(q·k): a function the note names by a word, applied — never
+            # commentary to drop (that would leave q·k alone)
+            self.emit("WORD", core, i, a[2])
             return a[2]
         if core:
             self.emit("TEXT", core, i, a[2], note=core)
@@ -716,7 +750,8 @@ def _layer_labels(toks: Sequence[Tok]) -> list[Tok]:
     """Names a deep-learning course writes (Ng's): ``a_i^{[L]}``, ``z^{[L]}`` — a layer
     written up in brackets, not a power: the output layer [L] (where softmax is) is the
     letter itself, another layer ([L-1], [2]) a name of its own, a^{[L-1]}, never merged
-    with a — and ``dZ``, ``dW`` (a gradient's name), not d·Z."""
+    with a; Nielsen's ``a_i^L``, ``z^l_j`` without brackets likewise (the layer letters L
+    and l are never powers here) — and ``dZ``, ``dW`` (a gradient's name), not d·Z."""
     out: list[Tok] = []
     n, k = 0, len(toks)
     while n < k:
@@ -734,6 +769,22 @@ def _layer_labels(toks: Sequence[Tok]) -> list[Tok]:
                 last = out[-1]  # the label is still part of the text the tokens cover
                 out[-1] = Tok(last.kind, last.value, last.start, toks[close + 1].end, last.note)
                 n = close + 2
+                continue
+        if t.kind == "SUP" and n + 1 < k:
+            # a_i^L, z^{l}_j (Nielsen's): the layer written up without brackets, as above
+            bare = toks[n + 1].kind == "LETTER" and toks[n + 1].value in ("L", "l")
+            braced = n + 3 < k and [u.kind for u in toks[n + 1:n + 4]] == [
+                "LBRACE", "LETTER", "RBRACE"] and toks[n + 2].value in ("L", "l")
+            end = n + 1 if bare else n + 3 if braced else None
+            base = _letter_before(out) if end is not None else None
+            if end is not None and base is not None and out[base].value not in ("e", "E") and \
+                    not (end + 1 < k and toks[end + 1].kind == "SUP"):
+                if toks[end - (0 if bare else 1)].value == "l":
+                    b = out[base]
+                    out[base] = Tok(b.kind, f"{b.value}^[l]", b.start, b.end)
+                last = out[-1]
+                out[-1] = Tok(last.kind, last.value, last.start, toks[end].end, last.note)
+                n = end + 1
                 continue
         if t.kind == "LETTER" and out and out[-1].kind == "LETTER" and out[-1].value == "d" and \
                 out[-1].end == t.start and t.value[:1].isupper() and \

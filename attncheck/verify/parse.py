@@ -391,6 +391,12 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
     for a, t in enumerate(toks):
         if t.kind == "UNKNOWN":
             raise ParseProblem(f"unknown macro {t.value}", t.start)
+        if t.kind == "SUB" and a + 2 < n and toks[a + 1].kind == "LBRACE" and (
+                toks[a + 2].kind == "COLON" or (a + 3 < n and toks[a + 3].kind == "COLON"
+                                                and toks[a + 2].kind == "COMMA")):
+            # S_{:,:j}, P_{i,:}: a slice of a matrix (rows or columns), as NumPy writes it
+            raise ParseProblem("a slice of a matrix (S_{:,:j}): matrix algebra is not checked",
+                               t.start)
         if t.kind == "SUP" and a + 4 < n and out and out[-1].kind == "LETTER" and \
                 out[-1].value != "e" and [u.kind for u in toks[a + 1:a + 5]] == \
                 ["LBRACE", "LETTER", "LETTER", "RBRACE"] and \
@@ -751,6 +757,10 @@ class _Tuple:
     items: tuple[Any, ...]
 
 
+#: An empty cell of a matrix's row (read as an entry not written out).
+_EMPTY_CELL = object()
+
+
 @dataclass(frozen=True)
 class _Dots:
     """``\\cdots`` in a written-out sum."""
@@ -861,6 +871,8 @@ class _Build(Transformer_NonRecursive):
         self.n = notation
         self.defined = defined
         self.likelihood = likelihood
+        #: the expression writes kᵀq (column vectors): there, q qᵀ is an outer product
+        self.column_vectors = False
         #: y_{k=i}: the case conditions written in subscripts, (relation, k, i)
         self.conditions: list[tuple[str, Expr, Expr]] = []
         #: upper indices read as one quantity (y_k^{(i)}: sample i's entry k, as y_k)
@@ -1180,8 +1192,10 @@ class _Build(Transformer_NonRecursive):
                 idx = replace(idx, items=((item[0],),), text=str(item[0]))
             else:
                 raise ParseProblem("a condition in a subscript here", where)
-        if isinstance(base, Expr) and base == EULER and len(indices) == 1:
-            return IndexedBase("e")[indices[0]]  # e_j: the note's name (e^{x_j}), not Euler's e
+        if isinstance(base, Expr) and base == EULER and len(indices) in (1, 2):
+            # e_j, e_{ij}: the note's name (e^{x_j}, the score of query i and key j), not
+            # Euler's e
+            return IndexedBase("e")[tuple(indices)]
         if getattr(base, "name", None) == "J" and len(indices) == 1 and \
                 str(indices[0]) in ("x", "y") and not self.n.rename.get("J"):
             return _JacobianBy(Symbol(str(indices[0])))  # J_𝐱(𝐬): the Jacobian by x, of s
@@ -1353,6 +1367,9 @@ class _Build(Transformer_NonRecursive):
             return _Fn(base.name, base.coeff, None, base.var, base.power, base.primes + count)
         if isinstance(base, Symbol) and base.name in self.n.functions:
             return _Fn(base.name, fallback=None, primes=count)
+        if isinstance(base, Symbol) and base.is_integer and base.name in INDEX_LETTERS and \
+                count <= 2:
+            return index_symbol(base.name + "'" * count)  # Σ_{c'} e^{z_{c'}}: another index
         if isinstance(base, _Paren) and count == 1:
             # (e^{x_i})' in a quotient rule: the derivative by the chain's variable
             return Derivative(self.v(base, meta), PRIME)
@@ -1403,9 +1420,16 @@ class _Build(Transformer_NonRecursive):
             # diag(y): y_i on the diagonal, 0 elsewhere
             return _Matrix(f.coeff * inner.coeff * KroneckerDelta(ROW, COL) *
                            IndexedBase(inner.name)[ROW])
+        whole = inner.name if isinstance(inner, _Vector) and inner.coeff == 1 and \
+            not inner.transposed and self._whole(inner) else inner.name \
+            if isinstance(inner, Symbol) and inner.name in SOFTMAX_BASES else None
+        if name in ("max", "min") and whole is not None:
+            # max(𝐱), max(z): the largest entry, as max(z_i) and \max_k z_k are
+            out: Expr = Function(name)(IndexedBase(whole))
+            return f.coeff * (self._pow(out, f.power, meta) if f.power != 1 else out)
         x = self.v(arg, meta, f"in {f.name}")
         if name in ("log", "ln"):
-            out: Expr = log(x)
+            out = log(x)
         elif name == "exp":
             out = exp(x)
         elif name == "sigma" and self.n.rename.get("sigma") == "y":
@@ -1457,6 +1481,11 @@ class _Build(Transformer_NonRecursive):
                                   or (isinstance(a, Symbol) and a.name == "y"
                                       and self.n.rename.get("y") != "y")):
             return IndexedBase("y")[score.indices]  # S(x_i): the output at score i, y_i
+        if score is not None and isinstance(a, Mul) and self.n.rename.get("y") != "y" and \
+                a.args.count(Symbol("y")) == 1:
+            # S(x_i)S(x_j): the first call read, the second S juxtaposed to it before its (x_j)
+            return Mul(*(IndexedBase("y")[score.indices] if f == Symbol("y") else f
+                         for f in a.args))
         if score is not None and isinstance(a, log) and isinstance(a.args[0], Symbol) and \
                 a.args[0].name == "y":
             return log(IndexedBase("y")[score.indices])  # log S(x_i): log of y_i
@@ -1501,6 +1530,11 @@ class _Build(Transformer_NonRecursive):
             m, c = (a, b) if isinstance(a, _Matrix) else (b, a)
             return _Matrix(m.entry * self.v(c, meta))  # (a scalar) · (a matrix)
         if va and vb:
+            if juxtaposed and b.transposed and not a.transposed and self.column_vectors:
+                # k^⊤(q q^⊤)k: beside kᵀ… the vectors are columns, and q qᵀ is a matrix
+                raise ParseProblem(f"{a.name} {b.name}^\\top beside a column product x^\\top y: "
+                                   "an outer product (a matrix): matrix algebra is not checked",
+                                   _where(meta))
             if not juxtaposed or a.transposed != b.transposed:
                 return self._dot(a, b, meta)
             raise ParseProblem(
@@ -1949,7 +1983,7 @@ class _Build(Transformer_NonRecursive):
     def matrix(self, meta: Any, ch: list[Any]) -> Any:
         """A bmatrix/pmatrix written out: its rows of entries (⋯, ⋮, ⋱ for the unwritten),
         a list when it is one row or one column — compared entry by entry with another."""
-        rows = [[DOTS if isinstance(e, _Dots) else self.v(e, meta, "in a matrix")
+        rows = [[DOTS if isinstance(e, _Dots) or e is _EMPTY_CELL else self.v(e, meta, "in a matrix")
                  for e in r if not isinstance(e, Token)]
                 for r in ch[1] if isinstance(r, list)]
         if len({len(r) for r in rows}) != 1 and not any(
@@ -1965,10 +1999,15 @@ class _Build(Transformer_NonRecursive):
         return VectorLiteral(*(VectorLiteral(*r) for r in rows))
 
     def mrows(self, meta: Any, ch: list[Any]) -> Any:
-        return ch
+        # a row with nothing in it is the one after a closing \\ (not a row of the matrix)
+        return [r for r in ch if not (isinstance(r, list) and r == [_EMPTY_CELL])]
 
     def mrow(self, meta: Any, ch: list[Any]) -> Any:
         return ch
+
+    def mcell(self, meta: Any, ch: list[Any]) -> Any:
+        # an empty cell (⋮ & ⋮ & & ⋮): an entry the note does not write, as ⋯ is
+        return ch[0] if ch else _EMPTY_CELL
 
 
 def _as_partial(x: Any) -> Any:
@@ -2089,6 +2128,7 @@ class Parser:
             raise ParseProblem(f"an expression of {len(toks)} tokens (limit {MAX_TOKENS})",
                                toks[0].start)
         _check_nesting(toks)
+        self._column = _column_products(toks)
         try:
             return _lark().parse(toks)  # type: ignore[arg-type]
         except UnexpectedInput as exc:
@@ -2096,6 +2136,7 @@ class Parser:
 
     def build(self, tree: Any) -> Any:
         builder = _Build(self.notation, frozenset(self.defined), self.likelihood)
+        builder.column_vectors = getattr(self, "_column", False)
         try:
             out = builder.transform(tree)
         except VisitError as exc:  # a callback's exception arrives wrapped by lark
@@ -2133,6 +2174,21 @@ class Parser:
         except LexError as exc:
             raise ParseProblem(exc.message, exc.offset) from None
         return self.tokens_expression(toks)
+
+
+def _column_products(toks: Sequence[Tok]) -> bool:
+    """Whether the expression writes a transposed factor followed by another (kᵀq, xᵀ(…)):
+    its vectors are columns.  (Q Kᵀ and q kᵀ alone say nothing: row vectors write them.)"""
+    for a, t in enumerate(toks[:-1]):
+        transposed = t.kind == "TRANSPOSE" or (t.kind == "TOP" and a and toks[a - 1].kind == "SUP")
+        if not transposed:
+            continue
+        nxt = toks[a + 1]
+        if nxt.kind == "RBRACE" and a + 2 < len(toks):  # ^{\top}
+            nxt = toks[a + 2]
+        if nxt.kind in ("LETTER", "GREEK", "LPAR", "LSQB", "EXPECT", "WORD"):
+            return True
+    return False
 
 
 def _problem(exc: UnexpectedInput, toks: Sequence[Tok]) -> ParseProblem:

@@ -73,6 +73,10 @@ _ABOUT = re.compile(r"分量|元素|随机变量|隨機變數|隨機變量|向�
                     r"initiali[sz]\w*)\b|\b[qk](?:_\w+)?\b|\bquer(?:y|ies)\b|\bkeys?\b", re.I)
 
 
+#: A remark in parentheses: "（因为 qkv 是 layer norm 后得到的）" explains, it does not conclude.
+_ASIDE = re.compile(r"（[^（）]*）|\([^()]*\)")
+
+
 def read_assumptions(text: str, families: tuple[str, ...], scalars: tuple[str, ...] = (),
                      *, context: bool = False, scalars_are_components: bool = True
                      ) -> list[Found]:
@@ -89,7 +93,7 @@ def read_assumptions(text: str, families: tuple[str, ...], scalars: tuple[str, .
     """
     out: list[Found] = []
     for sentence, at in _sentences(text):
-        if _NEGATED.search(sentence) or _CONCLUSION.search(sentence):
+        if _NEGATED.search(sentence) or _CONCLUSION.search(_ASIDE.sub("", sentence)):
             continue
         if scalars:
             out += _scalar_facts(sentence, at, scalars, scalars_are_components)

@@ -49,7 +49,7 @@ not-read, definition, assumption, condition, and ``read``/``problems``)::
       "undeclared": [str],         # of the first set, those the notes did not declare
       "residual": str, "residual_latex": str,   # lhs − rhs under the declared hypotheses
       "mean_square": bool,         # residual is E[(lhs − rhs)²] (a side is random)
-      "checker": "moments" | "softmax" | "calculus" | "decimals" | "numbers" | "",
+      "checker": "moments" | "softmax" | "calculus" | "decimals" | "numbers" | "example" | "",
       "evidence": null | Evidence  # null: --symbolic-only, or nothing to sample
     }
     Evidence = {                   # Monte Carlo at a concrete point (numeric.compare)
@@ -188,8 +188,9 @@ def status_text(s: StepResult) -> str:
     or 'fails: residual …'.
     """
     if s.status is StepStatus.HOLDS:
-        return "holds to the decimal places written" if s.checker == "decimals" else \
-            "holds in general"
+        return {"decimals": "holds to the decimal places written",
+                "example": "holds at the dimension the note gave"}.get(s.checker,
+                                                                       "holds in general")
     if s.note and not s.status.judged:
         where = f" (at {s.problem_location.line}:{s.problem_location.column})" \
             if s.problem_location else ""

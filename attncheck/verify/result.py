@@ -127,9 +127,9 @@ class StepResult:
     subset of the declared and standard hypotheses (one empty set: holds in general;
     none: fails).  ``residual`` is lhs − rhs under the *declared* hypotheses (the mean
     square E[(lhs − rhs)²] when a side is random); 0 exactly when the step holds as
-    declared.  ``checker`` names the engine: "moments", "softmax", "calculus", "decimals"
-    or "numbers".  ``lhs_source`` and ``rhs_source`` are the notes' own LaTeX for the two
-    sides.
+    declared.  ``checker`` names the engine: "moments", "softmax", "calculus", "decimals",
+    "numbers" or "example" (true at the dimension the note gave, d_k = 64, not for every
+    d).  ``lhs_source`` and ``rhs_source`` are the notes' own LaTeX for the two sides.
     """
 
     number: int
@@ -151,7 +151,8 @@ class StepResult:
     note: str = ""
     condition: str = ""
     problem_location: Location | None = None
-    #: the index values a case fixed in the sides (j ≠ k: j = 2, k = 3), for the evidence
+    #: the index values a case fixed in the sides (j ≠ k: j = 2, k = 3; i = j with the label
+    #: one-hot at j: j → i), for the evidence
     case: tuple[tuple[Expr, Expr], ...] = ()
 
     @property

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 from attncheck.verify.lexer import UNITS, Tok
 
-__all__ = ["CASE_WORD", "CONNECTIVES", "DEFINING_WORDS", "Piece", "Row", "lists_components",
+__all__ = ["CASE_AFTER", "CASE_WORD", "CONNECTIVES", "DEFINING_WORDS", "Piece", "Row", "lists_components",
            "split_rows"]
 
 #: Environments whose rows are the note's rows (unwrapped here).
@@ -54,6 +54,8 @@ _CONDITION_WORDS = re.compile(r"^\s*(for|if|when|whenever|where|otherwise|else|w
 _ALTERNATIVE = re.compile(r"or|或|或者", re.I)
 #: The word that makes an index condition a case: "if i = j", "当 i ≠ j 时".
 CASE_WORD = re.compile(r"\b(if|when|for)\b|当|若|如果", re.IGNORECASE)
+#: Words after a condition that make it a case label: "i = j 时：", "i ≠ j 的情况".
+CASE_AFTER = re.compile(r"\s*(时|的时候|的情况|情况下)")
 #: Words between two equations of one row: "a = b \\text{or} c = d".
 _JOINING_WORDS = re.compile(r"or|and|或|或者|以及|且|和", re.I)
 _INDEX_LETTERS = set("ijklmncabtrsuvpq") | {"ell"}
@@ -194,6 +196,14 @@ def split_rows(toks: Sequence[Tok]) -> list[Row]:
                 rows[-1] = replace(prev, pieces=prev.pieces[:-1] + (joined,),
                                    reason=prev.reason or row.reason,
                                    condition=prev.condition or row.condition)
+                continue
+            if rows and prev_open(rows[-1]) and first is not None and row.relations:
+                # "… = \\ \frac{…}{…} = …" (a long line broken after its "="): the next row
+                # is that relation's right side
+                prev = rows[-1]
+                rows[-1] = replace(prev, pieces=prev.pieces[:-1] + row.pieces,
+                                   relations=prev.relations + row.relations,
+                                   reason=row.reason or prev.reason)
                 continue
             if rows and prev_open(rows[-1]) and first is None and \
                     row.relations[0].value == rows[-1].relations[-1].value:

@@ -130,7 +130,8 @@ class _Say:
     def verdict(self, s: StepResult, d: DerivationResult) -> str:
         w = self.w
         if s.status is StepStatus.HOLDS:
-            return w.say("holds-decimals" if s.checker == "decimals" else "holds")
+            return w.say({"decimals": "holds-decimals", "example": "holds-example"}.get(
+                s.checker, "holds"))
         if s.status is StepStatus.HOLDS_GIVEN:
             return w.say("holds-given", hypotheses=self.hyps(s.used, d))
         if s.status is StepStatus.NEEDS_UNDECLARED:

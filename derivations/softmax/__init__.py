@@ -33,7 +33,7 @@ from derivations.softmax.hypotheses import (
     OneHotTarget,
     TargetSumsToOne,
 )
-from derivations.softmax.symbols import SUM_SYMBOL, L, i, j, k, n, sigmoid, t, x, y, z
+from derivations.softmax.symbols import SUM_SYMBOL, L, g, i, j, k, n, sigmoid, t, x, y, z
 
 __all__ = [
     "SUM_SYMBOL",
@@ -46,6 +46,7 @@ __all__ = [
     "check_softmax_equality",
     "cross_entropy",
     "cross_entropy_gradient",
+    "g",
     "i",
     "j",
     "jacobian_entry",

@@ -1,7 +1,7 @@
 """Derivatives of softmax expressions by the chain rule, structurally (no ``diff`` of the
 written-out definition, so no Piecewise(j ≤ n) to resolve and any order is cheap).
 
-By a score x_b (y = softmax(x) depends on every score, t on none):
+By a score x_b (y = softmax(x) depends on every score; t and the free vector g on none):
 
     ∂y_a/∂x_b = y_a(δ_ab − y_b),   ∂x_a/∂x_b = δ_ab,   ∂t_a/∂x_b = 0.
 

@@ -4,7 +4,7 @@ is 0 as an expression in independent quantities.
 The scores are not independent of the outputs: x_a = log y_a + log S with
 S = Σ_k e^{x_k}, and e^{x_a} = y_a·S.  Every expression is rewritten in
 
-* y_a (on the simplex: Σ_k y_k = 1), log y_a, t_a, S and log S — with x ↦ (y, S)
+* y_a (on the simplex: Σ_k y_k = 1), log y_a, t_a, g_a (free), S and log S — with x ↦ (y, S)
   one-to-one, these determine the scores, and S cancels from every function of
   softmax(x) alone;
 * δ between indices, the length n, and sums Σ_k of one monomial in those.
@@ -44,13 +44,13 @@ from sympy.core.function import AppliedUndef, Function
 from derivations.errors import UnsupportedExpression
 from derivations.softmax.calculus import evaluate_derivatives
 from derivations.softmax.sums import BOUND, bound_by_depth, normalize
-from derivations.softmax.symbols import SUM_SYMBOL, L, k, n, t, x, y
+from derivations.softmax.symbols import SUM_SYMBOL, L, g, k, n, t, x, y
 
 __all__ = ["canonical", "decimal", "exp_in_y", "infer_length", "loss", "readable", "validate"]
 
 _LETTERS = "kmlpqrsuvw"
 
-_BASES = {"x": x, "y": y, "t": t}
+_BASES = {"x": x, "y": y, "t": t, "g": g}
 
 
 def decimal(f: float | Float) -> Rational:
@@ -113,7 +113,7 @@ def validate(e: Expr, length: Expr) -> None:
     """Reject what the conventions do not cover, naming the offending piece."""
     for a in sorted(e.atoms(Indexed), key=str):  # sorted: the first offender, every run
         if str(a.base.label) not in _BASES:
-            raise UnsupportedExpression(f"unknown vector {a.base} (use x, y, t)")
+            raise UnsupportedExpression(f"unknown vector {a.base} (use x, y, t)")  # or g
         if len(a.indices) != 1:
             raise UnsupportedExpression(f"{a} has {len(a.indices)} indices, vectors have one")
         (idx,) = a.indices
@@ -134,7 +134,7 @@ def validate(e: Expr, length: Expr) -> None:
     for s in e.free_symbols - indices - {length, L}:
         if s.is_real and not s.is_integer:
             continue  # a constant the caller declared real (softmax(x + c) = softmax(x))
-        if not isinstance(s, Indexed) and not any(s in b.free_symbols for b in (x, y, t)):
+        if not isinstance(s, Indexed) and not any(s in b.free_symbols for b in _BASES.values()):
             raise UnsupportedExpression(f"unknown symbol {s} (use x, y, t, indices, the length {length}, L)")
 
 

@@ -8,7 +8,7 @@ counterexample at a concrete n = 1, 2, … (below); when none turns up the verdi
 "cannot decide" rather than guess.
 
 **Concrete length m.**  Sums are written out and y_m = 1 − Σ_{k<m} y_k (t_m likewise,
-when the target sums to one), so the remaining y_1..y_{m−1}, t, S are free coordinates.
+when the target sums to one), so the remaining y_1..y_{m−1}, t, g, S are free coordinates.
 Every log is split over the irreducible factors of its argument, log|p|, and log|c| of
 a rational constant over its primes.  Logarithms of distinct irreducible polynomials are
 algebraically independent over the rational functions (multiplicatively independent
@@ -58,7 +58,7 @@ from sympy.core.evalf import PrecisionExhausted
 from sympy.polys.polyerrors import PolynomialError
 
 from derivations.softmax.sums import BOUND
-from derivations.softmax.symbols import SUM_SYMBOL, t, y
+from derivations.softmax.symbols import SUM_SYMBOL, g, t, y
 
 __all__ = [
     "Counterexample",
@@ -218,6 +218,9 @@ def _point(u: Expr, m: int, rng: random.Random, target_sums_to_one: bool) -> dic
     else:
         point |= {t[a]: Rational(rng.randint(1, 97), 97) for a in range(1, m + 1)}
     point[SUM_SYMBOL] = Rational(rng.randint(1, 97), 13)
+    # g is free: any values refute; positive ones keep a log of g defined (drawn last, so
+    # the points of steps without g are as they were)
+    point |= {g[a]: Rational(rng.randint(1, 97), 29) for a in range(1, m + 1)}
     return {c: v for c, v in point.items() if u.has(c)}
 
 

@@ -1,5 +1,6 @@
-"""The letters of softmax claims: scores x, outputs y = softmax(x), target t, indices i, j, k,
-length n, the loss L, and for the scalar (sigmoid) case the logit z and σ.
+"""The letters of softmax claims: scores x, outputs y = softmax(x), target t, a free vector g
+(any real numbers, depending on nothing: the gradient that arrives from the layer above),
+indices i, j, k, length n, the loss L, and for the scalar (sigmoid) case the logit z and σ.
 
 >>> y[i], L, sigmoid(z)
 (y[i], L, sigmoid(z))
@@ -23,6 +24,7 @@ __all__ = [
     "scalar_t",
     "scalar_y",
     "sigmoid",
+    "g",
     "t",
     "x",
     "y",
@@ -30,6 +32,9 @@ __all__ = [
 ]
 
 x, y, t = IndexedBase("x"), IndexedBase("y"), IndexedBase("t")
+#: A vector of free real numbers that no score moves (∂g_a/∂x_b = 0): Σ_i J_ij g_i, the
+#: backward pass of softmax, is a claim about every such g.
+g = IndexedBase("g")
 i = INDEX
 j = Symbol("j", integer=True, positive=True)
 k = Symbol("k", integer=True, positive=True)

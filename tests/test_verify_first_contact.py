@@ -1,0 +1,418 @@
+r"""Forms the eleventh corpus batch met on first contact, each read in general: a vector the
+note never defines (the upstream gradient grad_i, g_i) beside the softmax, a softmax named
+as a function S(x_i) used twice in one product, ….  Each true reading has a wrong twin that
+must be rejected (or, where the note's meaning cannot be read, is not judged at all)."""
+
+from __future__ import annotations
+
+import pytest
+
+from attncheck.verify import verify_text
+
+
+def _claims(text: str) -> list[str]:
+    r = verify_text(text, "n.md", numeric=False)
+    return [s.status.value for s in r.steps if s.kind == "claim"]
+
+
+_BACKWARD = ("$$ y_i = \\frac{{e^{{x_i}}}}{{\\sum_k e^{{x_k}}}} $$\n\n"
+             "$$ {claim} $$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\sum_{i=1}^n y_i(\\delta_{ij} - y_j)\\,\\text{grad}_i = "
+     "y_j\\Bigl(\\text{grad}_j - \\sum_{i=1}^n \\text{grad}_i y_i\\Bigr)", "holds"),
+    # true for no value but some: what grad is, the note did not say — not judged either way
+    ("\\sum_{i=1}^n y_i(\\delta_{ij} - y_j)\\,\\text{grad}_i = "
+     "y_j\\Bigl(\\text{grad}_j - \\sum_{i=1}^n \\text{grad}_i\\Bigr)", "not-checked"),
+    ("\\sum_i g_i y_i \\delta_{ij} = y_j g_j", "holds"),
+    ("\\sum_i g_i y_i \\delta_{ij} = y_i g_j", "not-checked"),
+    # under a derivative a name verify did not read may move with the scores: not judged
+    ("\\frac{\\partial (g_i y_i)}{\\partial x_j} = g_i y_i (\\delta_{ij} - y_j)", "not-checked"),
+])
+def test_a_vector_the_note_never_defines(claim: str, status: str) -> None:
+    assert _claims(_BACKWARD.format(claim=claim)) == [status]
+
+
+_S_CALLS = ("$$\nS\\left(x_{i}\\right) = \\frac{\\exp\\left(x_{i}\\right)}{\\sum_{j}^{n}"
+            "\\exp\\left(x_{j}\\right)}\n$$\n\n$$\n\\frac{\\partial S(x_i)}{\\partial x_j} = {rhs}\n$$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("S(x_i)\\delta_{ij} - S\\left(x_{i}\\right)S\\left(x_{j}\\right)", "holds"),
+    ("S(x_i)\\delta_{ij} + S\\left(x_{i}\\right)S\\left(x_{j}\\right)", "fails"),
+])
+def test_the_softmax_called_twice_in_a_product(rhs: str, status: str) -> None:
+    assert _claims(_S_CALLS.replace("{rhs}", rhs)) == [status]
+
+
+_CASE_ROW = ("$$ p_i = \\frac{{e^{{z_i}}}}{{\\sum_k e^{{z_k}}}} $$\n\n"
+             "$$\n\\begin{{aligned}}\n{case} 时：\\\\\n"
+             "\\frac{{\\partial p_i}}{{\\partial z_j}} &= \\frac{{\\partial p_j}}{{\\partial z_j}} \\\\\n"
+             "&= p_j(1-p_j)\n\\end{{aligned}}\n$$\n")
+
+
+@pytest.mark.parametrize("case,status", [("i = j", ["holds", "holds"]),
+                                         ("i \\neq j", ["fails", "holds"])])
+def test_a_case_row_with_its_word_after_it(case: str, status: list[str]) -> None:
+    # "i = j 时：" on a row of its own: the case of every row below it in the display
+    assert _claims(_CASE_ROW.format(case=case)) == status
+
+
+_AFTER_CASES = ("$$ p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n"
+                "$$ L = -\\sum_k y_k \\log p_k $$\n\n"
+                "$$\n\\frac{\\partial L}{\\partial z_i} = \\begin{cases} p_i - 1, & y_i = 1 \\\\ "
+                "p_i, & y_i = 0 \\end{cases}\n$$\n\n"
+                "$$\n\\begin{split}\n所以带入 &= {rhs}\n\\end{split}\n$$\n")
+
+
+@pytest.mark.parametrize("rhs", ["p_i - y_i", "p_i + y_i"])
+def test_a_display_going_on_after_a_case_split(rhs: str) -> None:
+    # which expression "= …" goes on from after the branches (the split's left side, or
+    # one branch), the words say: never one branch's chain, and so never judged
+    r = verify_text(_AFTER_CASES.replace("{rhs}", rhs), "n.md", numeric=False)
+    last = [s for s in r.steps if s.kind == "claim"][-1]
+    assert last.status.value == "not-read" and "p_i" in last.rhs_source
+
+
+_SCORE = ("Assume the entries of $q_i$ and $k_j$ are independent with mean 0 and variance 1.\n\n"
+          "$$\ne_{ij} = q_i^T k_j = \\sum_{m=1}^{d_k} q_{i,m} k_{j,m}\n$$\n\n"
+          "$$\n\\text{Var}\\!\\left(\\frac{e_{ij}}{\\sqrt{d_k}}\\right) = {rhs}\n$$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [("1", "holds-given"), ("\\sqrt{d_k}", "fails")])
+def test_e_with_two_indices_is_the_notes_name(rhs: str, status: str) -> None:
+    # e_{ij}: the score of query i and key j, never Euler's number with indices
+    assert _claims(_SCORE.replace("{rhs}", rhs))[-1] == status
+
+
+@pytest.mark.parametrize("claim", ["\\mathrm{SelfAttention}(PX) = P \\, \\mathrm{SelfAttention}(X)",
+                                   "\\mathrm{SelfAttention}(PX) = 2P \\, \\mathrm{SelfAttention}(X)"])
+def test_a_function_verify_does_not_evaluate(claim: str) -> None:
+    # permutation equivariance is true of self-attention; verify cannot evaluate it, so
+    # neither this claim nor a wrong one about it is judged
+    r = verify_text(f"$$ {claim} $$\n", "n.md", numeric=False)
+    (step,) = [s for s in r.steps if s.kind == "claim"]
+    assert step.status.value == "not-checked" and "SelfAttention" in step.note
+
+
+_ADMONITION = ("Exercise: differentiate the softmax.\n\n{marker} success \"Solution\"\n\n"
+               "    Let $p_i = e^{{z_i}}/\\sum_k e^{{z_k}}$.\n\n"
+               "    $$\n    \\frac{{\\partial p_i}}{{\\partial z_i}} = {rhs}\n    $$\n")
+
+
+@pytest.mark.parametrize("marker", ["???", "!!!", "???+"])
+@pytest.mark.parametrize("rhs,status", [("p_i(1 - p_i)", "holds"), ("p_i(1 + p_i)", "fails")])
+def test_a_display_in_an_mkdocs_admonition(marker: str, rhs: str, status: str) -> None:
+    # the box's body is indented four spaces: Markdown inside it, as MkDocs renders it
+    assert _claims(_ADMONITION.format(marker=marker, rhs=rhs)) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("d_k", "holds-given"), ("\\sqrt{d_k}", "fails")])
+def test_githubs_inline_math(rhs: str, status: str) -> None:
+    text = ("The entries of $`q`$ and $`k`$ are independent with mean 0 and variance 1.\n\n"
+            f"So $`\\mathrm{{Var}}(q \\cdot k) = {rhs}`$.\n")
+    r = verify_text(text, "n.md", numeric=False, inline=True)
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == [status]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("2^{10} = 1{,}024", "holds"), ("2^{10} = 1{,}042", "fails"),
+    ("\\sqrt{d_k} = 32", "holds"), ("\\sqrt{d_k} = 31", "fails"),
+    ("\\frac{1}{\\sqrt{d_k}} = 0.03125", "holds"), ("\\frac{1}{\\sqrt{d_k}} = 0.0313", "holds"),
+    ("\\frac{1}{\\sqrt{d_k}} = 0.0315", "fails"),
+])
+def test_numbers_at_the_dimension_the_note_gives(claim: str, status: str) -> None:
+    # "d_k = 1{,}024": a thousands separator, and the example's dimension — √d_k = 32 is
+    # true of it, though not of every d_k
+    text = f"Take $d_k = 1{{,}}024$.\n\n$$ {claim} $$\n"
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("64", "holds-given"), ("8", "fails")])
+def test_a_variance_at_the_dimension_the_note_gives(rhs: str, status: str) -> None:
+    text = ("Assume the components of $q$ and $k$ are independent, mean 0 and variance 1, and "
+            f"take $d_k = 64$.\n\n$$ \\mathrm{{Var}}(q \\cdot k) = {rhs} $$\n")
+    r = verify_text(text, "n.md", numeric=True, seed=3)
+    (step,) = [s for s in r.steps if s.kind == "claim"]
+    assert step.status.value == status
+    if status == "holds-given":  # sampled at another d, the estimate would say nothing here
+        assert step.checker == "example" and step.evidence is None
+
+
+_OTHER_CLASS = ("$$ \\hat{{y}}_{{c}} = \\frac{{e^{{z_{{c}}}}}}{{\\sum_{{c'}} e^{{z_{{c'}}}}}} $$\n\n"
+                "$$ {claim} $$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\log\\hat{y}_{c} = z_{c} - \\log\\sum_{c'}\\exp(z_{c'})", "holds"),
+    ("\\log\\hat{y}_{c} = z_{c} + \\log\\sum_{c'}\\exp(z_{c'})", "fails"),
+    ("\\frac{\\partial \\log\\hat{y}_{c}}{\\partial z_{c'}} = \\delta_{cc'} - \\hat{y}_{c'}", "holds"),
+    ("\\frac{\\partial \\log\\hat{y}_{c}}{\\partial z_{c'}} = \\delta_{cc'} + \\hat{y}_{c'}", "fails"),
+])
+def test_an_index_with_a_prime(claim: str, status: str) -> None:
+    # c' is another class, as an index: never a derivative
+    assert _claims(_OTHER_CLASS.format(claim=claim)) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\log \\hat{p}_2", "holds-given"),
+                                        ("-\\log \\hat{p}_1", "fails")])
+def test_a_bold_label_written_as_a_transposed_tuple(rhs: str, status: str) -> None:
+    text = ("$$ \\hat{p}_k = \\frac{e^{z_k}}{\\sum_j e^{z_j}} $$\n\n"
+            "$$ L = -\\sum_{k=1}^{4} y_k \\log \\hat{p}_k $$\n\n"
+            "$$ \\mathbf{y} = (0, 1, 0, 0)^\\top $$\n\n"
+            f"$$ L = {rhs} $$\n")
+    assert _claims(text)[-1] == status
+
+
+def test_a_name_defined_as_a_product_then_differentiated_by() -> None:
+    # Y = AV, then "令 G_Y = ∂L/∂Y": Y cannot be put in where it is the variable — the
+    # display is read as written, and the file goes on (this crashed the whole file)
+    text = "$$\nY=AV\n$$\n\n反向令 $G_Y=\\partial L/\\partial Y$，则\n\n$$\nG_V=A^TG_Y\n$$\n"
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps] == ["definition", "definition"]
+
+
+def test_a_display_that_cannot_be_followed_is_reported_and_the_file_goes_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from attncheck.verify import chains
+
+    real = chains._Builder.block
+
+    def fragile(self: chains._Builder, block: chains.Math, *args: object, **kw: object) -> None:
+        if "broken" in block.text:
+            raise ValueError("Can't calculate derivative wrt V*y.")
+        real(self, block, *args, **kw)
+
+    monkeypatch.setattr(chains._Builder, "block", fragile)
+    text = "$$ a = b \\text{broken} $$\n\n$$ (1 + 1)^2 = 4 $$\n"
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["holds"]
+    assert any("ValueError: Can't calculate derivative" in n.text and n.location.line == 1
+               for n in r.notes)
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("p_i = \\frac{\\exp(x_i - \\max(\\mathbf{x}))}{\\sum_j \\exp(x_j - \\max(\\mathbf{x}))}", "holds"),
+    ("p_i = \\frac{\\exp(x_i - \\mathrm{max}(\\mathbf{x}))}{\\sum_j \\exp(x_j)}", "fails"),
+    ("\\log p_i = x_i - \\max(x) - \\log\\sum_j \\exp(x_j - \\max(\\mathbf{x}))", "holds"),
+    ("\\log p_i = x_i + \\max(x) - \\log\\sum_j \\exp(x_j - \\max(\\mathbf{x}))", "fails"),
+])
+def test_the_largest_entry_of_a_whole_vector(claim: str, status: str) -> None:
+    text = f"$$ p_i = \\frac{{e^{{x_i}}}}{{\\sum_j e^{{x_j}}}} $$\n\n$$ {claim} $$\n"
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-y_i + \\hat{y}_i\\sum_{k} y_k", "holds"),
+                                        ("-y_i + \\sum_{k} y_k", "fails")])
+def test_open_sums_beside_the_number_of_classes_the_note_gives(rhs: str, status: str) -> None:
+    # C = 10: L sums over ten classes; Σ_k with no limits runs over the same ten
+    text = ("There are $C = 10$ classes.\n\n"
+            "$$ \\hat{y}_i = \\frac{e^{z_i}}{\\sum_{k=1}^{C} e^{z_k}} $$\n\n"
+            "$$ L = -\\sum_{i=1}^{C} y_i \\log \\hat{y}_i $$\n\n"
+            f"$$ \\frac{{\\partial L}}{{\\partial z_i}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs", ["Ep[k_i^2]-(E[k_i])^2", "Ep[k_i^2]+(E[k_i])^2"])
+def test_a_letter_e_beside_the_expectation(rhs: str) -> None:
+    # "Ep[k²]": a typo of E_p[…] or a name — never judged on either reading
+    text = ("The entries of $q$ and $k$ are independent with mean 0 and variance 1.\n\n"
+            f"$$ Var(k_i) = {rhs} $$\n")
+    assert _claims(text) == ["not-checked"]
+
+
+@pytest.mark.parametrize("words,status", [
+    # a remark in parentheses with 得到 in it explains; it does not make the sentence a
+    # conclusion (which would state nothing)
+    ("我们可以认为$Q$和$K$的元素是从均值为0，方差为1的正态分布中采样的（因为qkv在上一层中进行"
+     "layer norm后得到的）。", "holds-given"),
+    ("因此$Q$和$K$的元素均值为0，方差为1。", "needs-undeclared"),
+])
+def test_an_assumption_with_a_remark_in_parentheses(words: str, status: str) -> None:
+    text = (f"{words}\n\n$$ \\operatorname{{var}}\\left[\\sum_{{i = 1}}^{{d_{{k}}}} q_{{i}} k_{{i}}\\right]"
+            " = \\sum_{i = 1}^{d_{k}} \\operatorname{var}\\left[q_{i}\\right] \\times "
+            "\\operatorname{var}\\left[k_{i}\\right] $$\n\n$$ \\sum_{i = 1}^{d_{k}} "
+            "\\operatorname{var}[q_{i}] \\times \\operatorname{var}[k_{i}] = d_k $$\n")
+    assert _claims(text)[-1] == status
+
+
+def test_attention_nearly_one_hot_says_nothing_of_the_label() -> None:
+    from attncheck.verify.check import _NEARLY_ONE_HOT, _TARGET_WORDS
+
+    said = "经过`softmax`之后，Attention的分布非常接近一个`one hot`分布了"
+    assert _TARGET_WORDS.search(said) and not _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", said))
+    label = "标签 $y$ 是 one hot 编码"
+    assert _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", label))
+
+
+@pytest.mark.parametrize("rhs,status", [("a + \\log\\!\\big(1 + e^{b-a}\\big)", "holds"),
+                                        ("a + \\log\\!\\big(1 + e^{a-b}\\big)", "fails")])
+def test_a_log_sum_exp_identity_in_two_letters(rhs: str, status: str) -> None:
+    assert _claims(f"$$ \\log(e^a + e^b) = {rhs} $$\n") == [status]
+
+
+@pytest.mark.parametrize("claim", ["\\text{spread}(q \\cdot k) = \\sqrt{d}",
+                                   "\\text{spread}(q \\cdot k) = d"])
+def test_a_function_named_by_a_word_is_not_dropped(claim: str) -> None:
+    # \text{spread}(q·k) is not q·k: the word names a function verify does not know
+    text = ("The entries of $q$ and $k$ are independent with mean 0 and variance 1.\n\n"
+            f"$$ {claim} $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    (step,) = [s for s in r.steps if s.kind == "claim"]
+    assert step.status.value == "not-checked" and "spread" in step.note
+
+
+@pytest.mark.parametrize("rhs", ["k^\\top (qq^\\top)k", "2\\,k^\\top (qq^\\top)k"])
+def test_an_outer_product_beside_column_vectors(rhs: str) -> None:
+    # beside kᵀq the vectors are columns: q qᵀ is a matrix, never the number q·q
+    text = ("The entries of $q$ and $k$ are independent with mean 0 and variance 1.\n\n"
+            f"$$ (k^\\top q)(q^\\top k) = {rhs} $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    (step,) = [s for s in r.steps if s.kind == "claim"]
+    assert step.status.value == "not-read" and "outer product" in step.note
+
+
+@pytest.mark.parametrize("rhs,status", [("(a_j - a_j^2) \\cdot (- \\frac{1}{a_j})", "holds-given"),
+                                        ("(a_j - a_j^2) \\cdot \\frac{1}{a_j}", "fails")])
+def test_a_one_hot_label_in_the_case_i_equals_j(rhs: str, status: str) -> None:
+    # only y_j = 1; in the case i = j the label is one-hot at i as well
+    text = ("$$ a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n$$ L = -\\sum_i y_i \\ln a_i $$\n\n"
+            "标签是 one-hot 的，只有 $y_j = 1$。\n\n当 $i = j$ 时：\n\n"
+            f"$$ \\frac{{\\partial L}}{{\\partial z_i}} = {rhs} $$\n")
+    assert _claims(text)[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [("\\hat{y}_i(\\delta_{ij} - \\hat{y}_j)", "holds"),
+                                        ("\\hat{y}_i(\\delta_{ij} + \\hat{y}_j)", "fails")])
+def test_double_struck_lower_case_letters_are_vectors(rhs: str, status: str) -> None:
+    # \mathbb{\theta}, \mathbb{w}: a note's way to set vectors, not sets like ℝ
+    text = ("$$ \\hat{y}_i = \\frac{\\exp(\\theta_i)}{\\sum_k \\exp(\\theta_k)} $$\n\n"
+            f"$$ \\frac{{\\partial \\hat{{y}}_i}}{{\\partial \\theta_j}} = {rhs} $$\n\n"
+            "$$ \\mathbb{\\theta} = \\mathbb{w}^T\\mathbb{x} + b, \\quad x \\in \\mathbb{R}^n $$\n")
+    assert _claims(text)[0] == status
+
+
+@pytest.mark.parametrize("claim,status", [("\\tfrac12 + \\frac12 = 1", "holds"),
+                                          ("\\tfrac12 + \\frac12 = 6", "fails"),
+                                          ("\\dfrac 1 4 = 0.25", "holds")])
+def test_fractions_of_single_digits_without_braces(claim: str, status: str) -> None:
+    assert _claims(f"$$ {claim} $$\n") == [status]
+
+
+def test_a_matrix_with_an_empty_row_and_empty_cells() -> None:
+    # ⋮ & ⋮ & & ⋮ and a row "& & &" are entries the note does not write, as ⋯ is
+    text = ("$$\n\\left[\\begin{array}{ccc}1 & 0 & \\cdots \\\\ & & \\\\ \\vdots & & \\vdots"
+            "\\end{array}\\right]-\\left[\\begin{array}{ccc}1 & 0 & \\cdots \\\\ & & \\\\ "
+            "\\vdots & & \\vdots\\end{array}\\right]={rhs}\n$$\n")
+    assert _claims(text.replace("{rhs}", "0")) == ["holds"]
+
+
+@pytest.mark.parametrize("arrow", ["\\xrightarrow{\\ \\lambda \\to \\infty\\ }",
+                                   "\\xrightarrow[\\lambda]{\\infty}"])
+def test_an_arrow_with_words_over_it_is_a_limit_not_a_claim(arrow: str) -> None:
+    r = verify_text(f"$$ \\tfrac{{1}}{{\\lambda}} f(\\lambda a) {arrow} \\max(a, b) $$\n", "n.md",
+                    numeric=False)
+    assert [s.kind for s in r.steps] == ["condition"]
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\sum_{j=1}^K \\frac{y_j}{\\hat{y}_j} "
+                                         "\\frac{\\partial \\hat{y}_j}{\\partial \\theta_i}", "holds"),
+                                        ("-\\sum_{j=1}^K \\frac{\\partial \\hat{y}_j}"
+                                         "{\\partial \\theta_i}", "fails")])
+def test_a_loss_over_three_classes_beside_sums_to_k(rhs: str, status: str) -> None:
+    # J sums over the example's 3 classes, the step over K: the same classes — and the
+    # numeric evidence is taken at that length, agreeing with the verdict
+    text = ("$$ \\hat{y}_i = \\frac{\\exp(\\theta_i)}{\\sum_{k=1}^K \\exp(\\theta_k)} $$\n\n"
+            "$$ J(\\theta) = -\\sum_{i=1}^3 y_i \\log(\\hat{y}_i) $$\n\n"
+            f"$$ \\frac{{\\partial J(\\theta)}}{{\\partial \\theta_i}} = {rhs} $$\n")
+    r = verify_text(text, "n.md", numeric=True, seed=5)
+    (step,) = [s for s in r.steps if s.kind == "claim"]
+    assert step.status.value == status
+    assert step.evidence is not None and step.evidence.consistent is not False
+
+
+_BOTH_CASES = ("$$ \\hat{y}_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}} $$\n\n"
+               "$$ E = -\\sum_{j=1}^{C} t_{j}\\log{\\hat{y}_{j}} $$\n\n"
+               "Substituting the values for when $i = j$ and $i\\ne{j}$ we get:\n\n"
+               "$$ \\frac{\\partial E}{\\partial z_i} = {rhs} $$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [
+    # t_j outside the sum, j free: wrong for every i but the class — named cases do not fix j
+    ("- t_{j}(1 - \\hat{y}_{i}) + \\sum_{j\\ne{i}} t_{j}\\hat{y}_{i}", "fails"),
+    ("- t_{i}(1 - \\hat{y}_{i}) + \\sum_{j\\ne{i}} t_{j}\\hat{y}_{i}", "holds"),
+])
+def test_a_sentence_naming_both_cases_is_no_case(rhs: str, status: str) -> None:
+    assert _claims(_BOTH_CASES.replace("{rhs}", rhs))[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [("- \\hat{y}_{i} \\hat{y}_{j}", "holds"),
+                                        ("\\hat{y}_{i} \\hat{y}_{j}", "fails")])
+def test_a_case_label_with_braces_around_an_index(rhs: str, status: str) -> None:
+    text = ("$$ \\hat{y}_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n"
+            f"When $i \\ne{{j}}$ (using the Quotient Rule):\n\n"
+            f"$$ \\frac{{\\partial{{\\hat{{y}}_{{i}}}}}}{{\\partial{{z_{{j}}}}}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\ln a_j", "holds-given"), ("-\\ln a_i", "fails")])
+def test_the_class_named_as_the_index_of_the_hot_element(rhs: str, status: str) -> None:
+    text = ("$$ a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n$$ C = -\\sum_i y_i \\ln a_i $$\n\n"
+            f"Since $y$ is one-hot,\n\n$$ C = {rhs} $$\n\nwhere $j$ is the index of the element "
+            "in the vector $y$ that is \"hot\" (i.e. equal to $1$).\n")
+    assert _claims(text)[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [("-a_j^L a_i^L", "holds"), ("a_j^L a_i^L", "fails")])
+def test_a_case_said_after_the_display_and_the_proof_that_follows(rhs: str, status: str) -> None:
+    # Nielsen's layer L written up (a_i^L: the output layer, not a power); "where j ≠ i"
+    # after the display is its case, and the proof below it is under the same case
+    text = ("$$ a_i^L = \\frac{e^{z_i^L}}{\\sum_k e^{z_k^L}} $$\n\n"
+            f"The rate of change is \\\\[ \\frac{{\\partial a_j^L}}{{\\partial z_i^L}} = {rhs}, \\\\] "
+            "where \\\\(j \\neq i\\\\).\n\n"
+            "**Proof:** \\\\[ \\frac{\\partial a_j^L}{\\partial z_i^L} = \\frac{-e^{z_j^L} e^{z_i^L}}"
+            "{\\left( \\sum_k e^{z_k^L} \\right) ^ 2} \\\\]\n")
+    assert _claims(text.replace("$$", "\\\\[", 1).replace("$$", "\\\\]", 1)) == [status, "holds"]
+
+
+@pytest.mark.parametrize("rhs,status", [("-y_j y_i", "holds"), ("y_j y_i", "fails")])
+def test_a_case_in_the_paragraph_after_a_display(rhs: str, status: str) -> None:
+    text = (f"$$ \\frac{{\\partial y_j}}{{\\partial x_i}} = {rhs} $$\n\nwhere $j \\neq i$.\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("0", "holds-given"), ("1", "fails")])
+def test_inline_definitions_inside_html_paragraphs(rhs: str, status: str) -> None:
+    # <p>… \(S = q \cdot k = Σ q_i k_i\) …</p>: the page shows inline math there; its
+    # definition of S counts
+    text = ("<p>\n  假设分量 \\(q_i\\) 与 \\(k_i\\) 相互独立，零均值、单位方差。\n"
+            "  求点积 \\(S = q \\cdot k = \\sum_{i=1}^{d_k} q_i k_i\\) 的方差。\n</p>\n\n"
+            "\\[ \\mathrm{Var}(S) = \\mathrm{Var}\\left( \\sum_{i=1}^{d_k} q_i k_i \\right) = d_k \\]\n\n"
+            f"\\[ \\mathbb{{E}}[S] = {rhs} \\]\n")
+    assert _claims(text) == ["holds", "holds-given", status]
+
+
+def test_a_definition_by_cases_defines_in_every_branch() -> None:
+    # M_ij = {0, i ≥ j; −∞, i < j}: two branches of one definition, never "0 = −∞"
+    text = ("$$ M_{ij} = \\begin{cases} 0, & i \\ge j \\\\ -\\infty, & i < j \\end{cases} $$\n\n"
+            "$$ M_{ij} + 1 = 1 $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps][:2] == ["definition", "definition"]
+    assert r.steps[-1].status.value != "holds"  # M has no single value to put in
+
+
+@pytest.mark.parametrize("rhs", ["0", "1"])
+def test_infinity_is_not_judged(rhs: str) -> None:
+    r = verify_text(f"$$ x - \\infty = {rhs} $$\n", "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["not-checked"]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{e^{x_i}}{\\sum_k e^{x_k}} \\cdot \\frac{e^{x_j}}"
+                                         "{\\sum_k e^{x_k}} = y_i y_j", "holds"),
+                                        ("\\frac{e^{x_i}}{\\sum_k e^{x_k}} \\cdot \\frac{e^{x_j}}"
+                                         "{\\sum_k e^{x_k}} = y_i", "fails")])
+def test_a_long_line_broken_after_its_relation(rhs: str, status: str) -> None:
+    text = ("$$ y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}} $$\n\n"
+            f"$$ \\frac{{e^{{x_i}} e^{{x_j}}}}{{(\\sum_k e^{{x_k}})^2}} = \\\\ {rhs} $$\n")
+    assert _claims(text) == ["holds", status]
