@@ -416,3 +416,11 @@ def test_a_long_line_broken_after_its_relation(rhs: str, status: str) -> None:
     text = ("$$ y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}} $$\n\n"
             f"$$ \\frac{{e^{{x_i}} e^{{x_j}}}}{{(\\sum_k e^{{x_k}})^2}} = \\\\ {rhs} $$\n")
     assert _claims(text) == ["holds", status]
+
+
+def test_a_wrong_step_at_the_dimension_the_note_gives_is_said_at_it() -> None:
+    # √d_k = 31 after d_k = 1024: "= 32, not 31", with no sample drawn at another d
+    r = verify_text("Take $d_k = 1024$.\n\n$$ \\sqrt{d_k} = 31 $$\n", "n.md", numeric=True, seed=2)
+    (step,) = [s for s in r.steps if s.kind == "claim"]
+    assert step.status.value == "fails" and step.checker == "example"
+    assert step.residual == 1 and step.evidence is None
