@@ -416,3 +416,63 @@ def test_a_long_line_broken_after_its_relation(rhs: str, status: str) -> None:
     text = ("$$ y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}} $$\n\n"
             f"$$ \\frac{{e^{{x_i}} e^{{x_j}}}}{{(\\sum_k e^{{x_k}})^2}} = \\\\ {rhs} $$\n")
     assert _claims(text) == ["holds", status]
+
+
+def test_a_wrong_step_at_the_dimension_the_note_gives_is_said_at_it() -> None:
+    # √d_k = 31 after d_k = 1024: "= 32, not 31", with no sample drawn at another d
+    r = verify_text("Take $d_k = 1024$.\n\n$$ \\sqrt{d_k} = 31 $$\n", "n.md", numeric=True, seed=2)
+    (step,) = [s for s in r.steps if s.kind == "claim"]
+    assert step.status.value == "fails" and step.checker == "example"
+    assert step.residual == 1 and step.evidence is None
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\sum_{i=1}^d (q_i k_i)^2 + \\sum_{i \\ne j} q_i k_i q_j k_j", "holds"),
+    ("\\sum_{i=1}^d (q_i k_i)^2 + 2\\sum_{i \\ne j} q_i k_i q_j k_j", "fails"),
+])
+def test_cross_terms_over_the_pairs_i_not_j(rhs: str, status: str) -> None:
+    # j stands only in Σ_{i≠j}: the sum runs over the pairs, as a square's cross terms do
+    text = ("Assume the components of $q$ and $k$ are independent with mean 0 and variance 1.\n\n"
+            "$$ E[s] = \\sum_{i=1}^d E[q_i k_i] = 0 $$\n\n"
+            f"$$ s^2 = \\Bigg( \\sum_{{i=1}}^d q_i k_i \\Bigg)^2 = {rhs} $$\n")
+    assert _claims(text)[-1] == status
+
+
+def test_a_free_index_without_a_pair_sum_stays_free() -> None:
+    text = ("Assume the components of $q$ and $k$ are independent with mean 0 and variance 1.\n\n"
+            "$$ E[q_i k_i q_j k_j] = 0 $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    (step,) = [s for s in r.steps if s.kind == "claim"]
+    assert step.status.value == "fails" and "δ" in str(step.residual) or "Kronecker" in \
+        str(step.residual)
+
+
+@pytest.mark.parametrize("reason_math", ["\\sum_{i=1}^{n} y_i = 1", "\\sum_i y_i = 2"])
+def test_a_reason_in_words_and_math_after_a_row(reason_math: str) -> None:
+    # "&\text{ because } Σ y_i = 1": the reason, never a relation of the chain (either way)
+    text = ("$$\n\\begin{align*}\na &= (1 + 1) + 1 &\\text{ because } " + reason_math +
+            " \\\\\n&= 3\n\\end{align*}\n$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == ["holds"]
+    assert "because" in r.steps[0].reason
+
+
+@pytest.mark.parametrize("second,status", [("-\\hat{y_i}\\hat{y_j}", "holds"),
+                                           ("\\hat{y_i}\\hat{y_j}", "fails")])
+def test_each_branch_of_a_split_goes_on_from_the_expression_before_it(second: str,
+                                                                     status: str) -> None:
+    text = ("$$ \\hat{y_i} = \\frac{e^{z_i}}{\\sum_l e^{z_l}} $$\n\n"
+            "$$\n\\begin{align*}\n\\frac{\\partial \\hat{y_i}}{\\partial z_j} &= "
+            "\\frac{\\frac{\\partial}{\\partial z_j} e^{z_i}}{\\sum_l e^{z_l}} - \\hat{y_i}\\hat{y_j}"
+            " \\\\\n&= \\begin{cases} \\hat{y_i}(1-\\hat{y_i}) & \\text{if } i=j \\text{ because } "
+            "\\frac{\\partial}{\\partial z_j} e^{z_i} = e^{z_i} \\\\\n" + second +
+            " & \\text{if } i \\neq j \\text{ because } \\frac{\\partial}{\\partial z_j} e^{z_i} = 0"
+            "\n\\end{cases}\n\\end{align*}\n$$\n")
+    assert _claims(text)[-2:] == ["holds", status]
+
+
+def test_a_case_in_a_bold_line_with_a_code_span() -> None:
+    text = ("$$ y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}} $$\n\n**情况2：`i ≠ j` (非对角线元素)**\n\n"
+            "求导，此时分子相对于 $x_j$ 是常数。\n\n$$ \\frac{\\partial y_i}{\\partial x_j} = "
+            "-y_i y_j $$\n")
+    assert _claims(text) == ["holds"]

@@ -605,8 +605,18 @@ class _Builder:
             self._expression_alone(block, lead_words)
             return
         first_row = True
+        branch_base, in_branches = None, False
         for row in rows:
             starts_new = row.pieces[0] is not None
+            branch = row.condition is not None and not starts_new
+            if branch and in_branches and branch_base is not None:
+                # "= \begin{cases} a & i = j \\ b & i ≠ j \end{cases}": each branch goes on
+                # from the expression before the split, never from the other branch's value
+                self.close()
+                self.last = branch_base
+            elif branch:
+                branch_base = self.last
+            in_branches = branch
             if starts_new or (first_row and self.last is None):
                 self.close()
                 self.last = None
@@ -1170,7 +1180,8 @@ def lead_condition(lead: str, parser: Parser) -> tuple[str, Any] | None:
     ``Case 2: i≠j``, ``1. $i \\neq j$`` — as (text, value); None when it names none (a
     remark such as "the result holds only for $i \\ne j$" is not a case label)."""
     # **(1) 当** $i=j$ **时：**: emphasis is not words (outside the math: $y_i = j$ keeps its _)
-    lead = re.sub(r"(\$+[^$]*\$+)|\\?[*_]{1,3}", lambda m: m.group(1) or "", lead)
+    # (nor are the backticks of a code span: **情况2：`i ≠ j`**)
+    lead = re.sub(r"(\$+[^$]*\$+)|\\?[*_]{1,3}|`", lambda m: m.group(1) or "", lead)
     lead = _relations_in_words(lead)
     # the last sentence that names a case (most often the last sentence itself)
     for tail in reversed(re.split(r"(?<=[.。;；!?！？])\s", lead.strip()) if lead.strip() else []):

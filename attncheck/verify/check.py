@@ -316,6 +316,32 @@ def _independent_by_lead(step: Step, lhs: Expr, rhs: Expr, model: Model,
     return () if h in declared else (h,)
 
 
+def _pair_sums(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
+    """(Σ_i q_i k_i)² = Σ_i (q_i k_i)² + Σ_{i≠j} q_i k_i q_j k_j: where j is free on one side
+    only and stands there just in a Σ_{i≠j} (read Σ_i f(i, j) − f(j, j)), the sum is over the
+    pairs i ≠ j — j runs too (Σ_j), as in a square's cross terms."""
+    sides = [lhs, rhs]
+    for n, side in enumerate(sides):
+        other = sides[1 - n]
+        for j in sorted((s for s in side.free_symbols if s.is_integer and not
+                         _free_in(other, s) and _free_in(side, s)), key=str):
+            terms = list(Add.make_args(side))
+            with_j = [t for t in terms if t.has(j)]
+            sums = [t for t in with_j if isinstance(t, Sum) and len(t.limits) == 1 and
+                    t.limits[0][0] != j]
+            if len(sums) != 1 or len(with_j) != 2:
+                continue
+            (total,) = sums
+            var, lo, hi = total.limits[0]
+            diagonal = total.function.xreplace({var: j})
+            rest = next(t for t in with_j if t is not total)
+            if (rest + diagonal).expand() != 0:
+                continue  # not Σ_i f(i, j) − f(j, j)
+            others = Add(*(t for t in terms if not t.has(j)))
+            sides[n] = others + Sum(total + rest, (j, lo, hi))
+    return sides[0], sides[1]
+
+
 def _splits_a_variance(lhs: Expr, rhs: Expr) -> bool:
     """One side holds Var(Σ …) and the other Σ Var(…): the variance of a sum split."""
     def var_of_sum(e: Expr) -> bool:
@@ -1104,6 +1130,10 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                              f"{text(given[0])} = {given[1]}, which the checker does not take "
                              "as a hypothesis", n, dset, model)
         lhs, rhs = _follows(lhs, rhs, step.premise, step.aliases)
+    if lhs.has(E, Var, Cov) or rhs.has(E, Var, Cov) or any(
+            str(x.base.label) in {f.name for f in model.families}
+            for x in (lhs - rhs).atoms(Indexed)):  # (softmax's Σ_{j≠i} keeps i free: no pairs)
+        lhs, rhs = _pair_sums(lhs, rhs)
     if _splits_a_variance(lhs, rhs) and not ctx.independence_said:
         # Var(Σ_d q_d k_d) = Σ_d Var(q_d k_d) in a note that never says its components are
         # independent: the step needs uncorrelated terms, which verify's model (components
@@ -1161,8 +1191,13 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
         # √d_k = 8 after "d_k = 64": false for a general d_k, true of the note's example
         at = {s: v for s in residual.free_symbols for n, v in step.values if str(s) == str(n)}
         exact = _numbers(residual.xreplace(at), S.Zero)
-        if (exact is not None and exact[0] is StepStatus.HOLDS) or \
-                _within_written_decimals(residual.xreplace(at), S.Zero, step):
+        holds_there = (exact is not None and exact[0] is StepStatus.HOLDS) or \
+            _within_written_decimals(residual.xreplace(at), S.Zero, step)
+        if not holds_there and exact is not None and not mean_square:
+            # √d_k = 31 after d_k = 1024: wrong at the note's own d_k — said at it ("= 32,
+            # not 31"), not sampled at another d
+            residual, checker = residual.xreplace(at), "example"
+        elif holds_there:
             status, needs = StepStatus.HOLDS, (frozenset(),)
             if checker == "moments":
                 # Var(q·k) = 64: the hypotheses it took are those of Var(q·k) = d_k — the
@@ -1651,6 +1686,11 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
             case = names_a_case(title)
             case = f"{case}. " if case else ""
             continue
+        if isinstance(e, Prose) and _BOLD_LINE.fullmatch(e.text.strip()):
+            # **情况2：`i ≠ j` (非对角线元素)**: a bold line stands as a heading does
+            named = names_a_case(e.text.strip().strip("*_ "))
+            if named:
+                case = f"{named}. "
         if isinstance(e, Prose):
             said = _CASE_AFTER_DISPLAY.match(e.text)
             if said and blocks and blocks[-1].math.display and blocks[-1].math is previous:
@@ -1723,6 +1763,8 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
                    _independence_said(events, notation))
 
 
+#: A paragraph that is one bold line (a heading in all but name).
+_BOLD_LINE = re.compile(r"(\*\*|__)[^*\n]{1,200}\1[:：.]?")
 #: A paragraph that proves the statement before it.
 _PROOF = re.compile(r"\W*(?:proof|证明|證明)\b", re.IGNORECASE)
 #: The case a display's own sentence gives after it: "$$ … $$ where $j \neq i$."

@@ -31,7 +31,8 @@ __all__ = ["BOLD", "CLASS_WORDS", "GREEK", "RELATIONS", "UNITS", "WORDS", "LexEr
 
 #: Marks a letter written bold (\mathbf, \boldsymbol, \bm, \vec): a vector, not a number.
 BOLD = "\u20d7"
-_BOLD_FONTS = ("mathbf", "boldsymbol", "bm", "mathbfit", "pmb", "vec", "symbf", "symbfit")
+_BOLD_FONTS = ("mathbf", "boldsymbol", "bm", "mathbfit", "pmb", "vec", "symbf", "symbfit",
+               "bold")
 
 
 class LexError(Exception):
@@ -110,6 +111,7 @@ _TRANSPARENT = {"boxed", "mathop", "bm", "displaystyle", "underline", "textstyle
                 "lefteqn", "mathstrut", "hbox"}
 #: Font macros: a letter in them is that letter (bold vectors are vectors by their letter).
 _FONTS = {"mathbf": "", "boldsymbol": "", "bm": "", "mathbfit": "", "pmb": "", "vec": "",
+          "bold": "",
           "mathit": "", "mathnormal": "", "mathcal": "𝓛", "mathscr": "𝓛", "mathfrak": "",
           "mathsf": "", "mathtt": "", "symbf": "", "symbfit": "", "boldsymbol*": ""}
 _ACCENTS = {"hat": "\u0302", "widehat": "\u0302", "tilde": "\u0303", "widetilde": "\u0303",

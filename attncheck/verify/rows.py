@@ -240,8 +240,9 @@ def _row(raw: list[Tok], env: str) -> list[Row | None]:
     lead, toks = _leading_text(toks)
     toks, number = _trailing_label(toks)
     label = label or number
+    toks, because = _cut_at_because(toks)
     toks, reason = _trailing_reason(toks)
-    reason = "; ".join(x for x in (reason, tag_reason) if x)
+    reason = "; ".join(x for x in (reason, because, tag_reason) if x)
     if not toks:
         return []
     out: list[Row | None] = []
@@ -365,6 +366,28 @@ def _is_reason_group(toks: Sequence[Tok]) -> bool:
                    "REL", "COMMA", "WORD", "PERIOD", "COLON", "QUAD", "LPAR", "RPAR", "EXPECT",
                    "CDOT", "PLUS", "MINUS", "SEMI")
         for t in toks)
+
+
+#: Words that open a reason written after a row's math: "&\text{ because } \sum y_i = 1".
+_BECAUSE = re.compile(r"\s*(?:because|since|as|using|by|因为|因|由于|根据|由)\b", re.IGNORECASE)
+
+
+def _cut_at_because(toks: list[Tok], relation: bool = True) -> tuple[list[Tok], str]:
+    r"""A row cut where a reason opens in words after its math (``… &\text{ because }
+    \sum_i y_i = 1``, a case ``\text{if } i=j \text{ because } ∂e^{z_i}/∂z_j = e^{z_i}``):
+    (the math before, the reason as written).  With ``relation``, only after a relation."""
+    depth = _depth_walk(toks)
+    seen_rel = not relation
+    for n, (t, d) in enumerate(zip(toks, depth)):
+        if d == 0 and t.kind == "REL":
+            seen_rel = True
+        if d == 0 and seen_rel and n and t.kind == "TEXT" and _BECAUSE.match(t.note or ""):
+            rest = " ".join((u.note or u.value) for u in toks[n:])
+            head = toks[:n]
+            while head and head[-1].kind in ("AMP", "QUAD", "COMMA"):
+                head = head[:-1]
+            return head, " ".join(rest.split())
+    return toks, ""
 
 
 def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
@@ -554,7 +577,7 @@ def _with_cases(seg: list[Tok], cond: Piece | None, reason: str, lead: str,
             value = [t for t in cells[0] if t.kind not in ("PERIOD", "COMMA", "QUAD")]
             while value and value[-1].kind in ("PERIOD", "COMMA", "SEMI"):
                 value = value[:-1]
-            bcond_toks = [t for c in cells[1:] for t in c]
+            bcond_toks, _ = _cut_at_because([t for c in cells[1:] for t in c], relation=False)
             bcond = [t for t in bcond_toks if t.kind not in ("TEXT", "COMMA", "PERIOD", "QUAD")]
             if not value:
                 continue
