@@ -476,3 +476,23 @@ def test_a_case_in_a_bold_line_with_a_code_span() -> None:
             "求导，此时分子相对于 $x_j$ 是常数。\n\n$$ \\frac{\\partial y_i}{\\partial x_j} = "
             "-y_i y_j $$\n")
     assert _claims(text) == ["holds"]
+
+
+@pytest.mark.parametrize("note", [
+    "grad — verify did not read what it is in this note, and the step does not hold for every "
+    "value of it",
+    "SelfAttention: a function verify does not evaluate; a claim about its values is not checked",
+    "∞ stands for a limit here, which is not checked",
+    "Z = X: two names the note gave no values verify read",
+    "'=' after a case split: which expression it goes on from (the split's left side or one "
+    "branch), the words say",
+    "a slice of a matrix (S_{:,:j}): matrix algebra is not checked",
+    "^\\top of something that is not a vector",
+])
+def test_the_new_reasons_are_said_in_chinese(note: str) -> None:
+    import re
+
+    from attncheck.i18n import NOTES_ZH
+
+    said = [re.sub(p, r, note) for p, r in NOTES_ZH if re.match(p, note)]
+    assert said and re.search(r"[\u4e00-\u9fff]", said[0]), note
