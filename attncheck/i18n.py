@@ -598,6 +598,24 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     (r"^sums run to different upper limits \((.+)\): one vector length please$",
      r"求和上限不同（\1）：请用同一个向量长度"),
     (r"^a prime on something that is not a function$", "撇号（′）加在了不是函数的量上"),
+    (r"^\^\\top of something that is not a vector$", "对不是向量的量取转置（^⊤）"),
+    (r"^(.+) — verify did not read what it is in this note, and the step does not hold for "
+     r"every value of it$", r"\1：verify 没有读懂它在本笔记中的含义，而此步并非对它的任何取值都成立"),
+    (r"^(.+): a function verify does not evaluate; a claim about its values is not checked$",
+     r"\1：verify 不计算这个函数，关于它取值的断言不做检查"),
+    (r"^∞ stands for a limit here, which is not checked$", "这里的 ∞ 表示极限，不做检查"),
+    (r"^holds for (\w) ≠ (\w), which the words before it seem to say \(not read as a case\)$",
+     r"在 \1 ≠ \2 时成立，前文似乎是这样说的（未读作分情况）"),
+    (r"^(.+) = (.+): two names the note gave no values verify read$",
+     r"\1 = \2：两个名字，笔记没有给出 verify 能读懂的值"),
+    (r"^E \(or D\) as a letter beside the expectation E\[…\] \(or variance D\(…\)\): a typo, "
+     r"or a name the note did not define\?$", "期望 E[…]（或方差 D(…)）旁边的字母 E（或 D）：是笔误，还是笔记没有定义的名字？"),
+    (r"^'=' after a case split: which expression it goes on from \(the split's left side or "
+     r"one branch\), the words say$", "分情况之后的 “=”：接着哪个式子（分情况的左边还是某一分支），要看文字"),
+    (r"^a slice of a matrix \(S_\{:,:j\}\): matrix algebra is not checked$",
+     "矩阵切片（S_{:,:j}）：不检查矩阵运算"),
+    (r"^(.+) beside a column product x\^\\top y: an outer product \(a matrix\): matrix "
+     r"algebra is not checked$", r"\1 与列向量积 xᵀy 并列：这是外积（矩阵），不检查矩阵运算"),
     (r"^the function (.+)\(…\) is not one verify knows$", r"verify 不认识函数 \1(…)"),
     (r"^J_(.+) in a product of matrices: vector and matrix algebra is not checked .*$",
      r"J_\1 出现在矩阵乘积中：不检查向量与矩阵运算（J_x(y) = diag(y) − y yᵀ 这种形式会检查）"),

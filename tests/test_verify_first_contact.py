@@ -476,3 +476,54 @@ def test_a_case_in_a_bold_line_with_a_code_span() -> None:
             "求导，此时分子相对于 $x_j$ 是常数。\n\n$$ \\frac{\\partial y_i}{\\partial x_j} = "
             "-y_i y_j $$\n")
     assert _claims(text) == ["holds"]
+
+
+@pytest.mark.parametrize("note", [
+    "grad — verify did not read what it is in this note, and the step does not hold for every "
+    "value of it",
+    "SelfAttention: a function verify does not evaluate; a claim about its values is not checked",
+    "∞ stands for a limit here, which is not checked",
+    "Z = X: two names the note gave no values verify read",
+    "'=' after a case split: which expression it goes on from (the split's left side or one "
+    "branch), the words say",
+    "a slice of a matrix (S_{:,:j}): matrix algebra is not checked",
+    "^\\top of something that is not a vector",
+])
+def test_the_new_reasons_are_said_in_chinese(note: str) -> None:
+    import re
+
+    from attncheck.i18n import NOTES_ZH
+
+    said = [re.sub(p, r, note) for p, r in NOTES_ZH if re.match(p, note)]
+    assert said and re.search(r"[\u4e00-\u9fff]", said[0]), note
+
+
+@pytest.mark.parametrize("words,status", [("For not $i$ th item, denote by $z$", "not-checked"),
+                                          ("For the $i$ th item, with $z$ any index", "fails")])
+def test_an_index_set_apart_in_words(words: str, status: str) -> None:
+    # wrong only where z meets i, which the words rule out: not judged (never a fail); with
+    # no such words, the dropped δ_iz y_z is the classic mistake, and fails
+    text = ("$$ y_z = \\frac{e^{x_z}}{\\sum_j e^{x_j}} $$\n\n" + words + "\n\n"
+            "$$ \\frac{\\partial y_z}{\\partial x_i} = - y_z y_i $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-a_m a_n", "holds"), ("a_m a_n", "fails")])
+def test_a_subsection_stays_in_its_sections_case(rhs: str, status: str) -> None:
+    text = ("$$ a_m = \\frac{e^{z_m}}{\\sum_k e^{z_k}} $$\n\n## 当$m \\neq n$时，$J_{mn}$的推导\n\n"
+            "### 步骤1：分析$z_n$对$a_m$的影响\n\n分母依赖于 $z_n$，导致微分如下：\n\n"
+            f"$$ \\frac{{\\partial a_m}}{{\\partial z_n}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_new_section_at_the_same_level_ends_the_case() -> None:
+    text = ("$$ a_m = \\frac{e^{z_m}}{\\sum_k e^{z_k}} $$\n\n## 当$m \\neq n$时\n\n"
+            "$$ \\frac{\\partial a_m}{\\partial z_n} = -a_m a_n $$\n\n## 总结\n\n"
+            "$$ \\frac{\\partial a_m}{\\partial z_n} = -a_m a_n $$\n")
+    assert _claims(text) == ["holds", "fails"]
+
+
+@pytest.mark.parametrize("rhs,status", [("1 - y_i", "holds"), ("1 + y_i", "fails")])
+def test_not_equal_written_as_code_writes_it(rhs: str, status: str) -> None:
+    text = f"$$ y_i = \\frac{{e^{{x_i}}}}{{\\sum_k e^{{x_k}}}} $$\n\n$$ \\sum_{{j!=i}} y_j = {rhs} $$\n"
+    assert _claims(text) == [status]

@@ -42,6 +42,7 @@ from sympy import (
     Function,
     Indexed,
     IndexedBase,
+    KroneckerDelta,
     Integer,
     Mul,
     Piecewise,
@@ -340,6 +341,26 @@ def _pair_sums(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
             others = Add(*(t for t in terms if not t.has(j)))
             sides[n] = others + Sum(total + rest, (j, lo, hi))
     return sides[0], sides[1]
+
+
+#: Words that set an index apart from another: "for not $i$", "another index $z$", "其他".
+_APART = re.compile(r"\bnot\b|\bother\b|\banother\b|\bdifferent\b|\\neq?\b|≠|不|另|其他|其余|非",
+                    re.IGNORECASE)
+
+
+def _told_apart(lead: str, residual: Expr) -> tuple[Symbol, Symbol] | None:
+    """(a, b) when ``residual`` vanishes wherever a ≠ b (a multiple of δ_ab) and the last
+    sentence before the step names both letters in math with words that set one apart."""
+    deltas = [d for d in residual.atoms(KroneckerDelta) if all(isinstance(x, Symbol)
+                                                                 for x in d.args)]
+    if len(deltas) != 1 or residual.xreplace({deltas[0]: 0}) != 0:
+        return None
+    a, b = deltas[0].args
+    last = re.split(r"(?<=[.。;；!?！？])\s", lead.strip())[-1] if lead.strip() else ""
+    named = {m.strip() for m in re.findall(r"\$+\s*([a-z])\s*\$+", last)}
+    if {str(a), str(b)} <= named and _APART.search(re.sub(r"\$[^$]*\$", " ", last)):
+        return a, b
+    return None
 
 
 def _splits_a_variance(lhs: Expr, rhs: Expr) -> bool:
@@ -1232,6 +1253,12 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             said = _in_note_letters(", ".join(particular), model_notation(ctx))
             return refused(f"a definition written for particular entries ({said}) would be put "
                            "into a step about general ones")
+        apart = _told_apart(step.lead, residual)
+        if apart:
+            # "For not $i$ th item, denote by $z$ … ∂y_z/∂x_i = −y_z y_i": wrong only where the
+            # two indices meet, which the words before it seem to rule out (not read as a case)
+            return refused(f"holds for {apart[0]} ≠ {apart[1]}, which the words before it seem "
+                           "to say (not read as a case)")
         if isinstance(lhs, Symbol) and isinstance(rhs, Symbol) and not (
                 lhs.is_integer or rhs.is_integer):
             # "Z = X for self-attention": one name given as another, neither with a value
@@ -1670,6 +1697,7 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
     blocks: list[_Block] = []
     state = State()
     title, lead, case = "", "", ""
+    case_level = 0  # the level of the heading that named the case in force
     paragraph: Prose | None = None
     skipped = 0
     proved = ""  # the case a display's own sentence gave, for the proof that follows it
@@ -1683,8 +1711,10 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
         if isinstance(e, Heading):  # a new section; its title may name a case ("i = j 时")
             title = " ".join(e.text.split())
             lead = title or "§"
-            case = names_a_case(title)
-            case = f"{case}. " if case else ""
+            named = names_a_case(title)
+            if named or not case or e.level <= case_level:
+                # "## 当 $m \neq n$ 时 … ### 步骤1": a subsection stays in its section's case
+                case, case_level = (f"{named}. " if named else ""), e.level
             continue
         if isinstance(e, Prose) and _BOLD_LINE.fullmatch(e.text.strip()):
             # **情况2：`i ≠ j` (非对角线元素)**: a bold line stands as a heading does

@@ -308,6 +308,10 @@ class _Lexer:
                         self.run(m.start(2), m.end(2))
                     i = m.end()
                     continue
+            if c == "!" and i + 1 < hi and text[i + 1] == "=":  # j!=i, as code writes ≠
+                self.emit("REL", "≠", i, i + 2)
+                i += 2
+                continue
             if c in _CHARS:
                 kind = _CHARS[c]
                 if kind != "SPACE":
