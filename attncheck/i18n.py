@@ -604,6 +604,8 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     (r"^(.+): a function verify does not evaluate; a claim about its values is not checked$",
      r"\1：verify 不计算这个函数，关于它取值的断言不做检查"),
     (r"^∞ stands for a limit here, which is not checked$", "这里的 ∞ 表示极限，不做检查"),
+    (r"^'=' after a part of an earlier expression was worked out on its own: which expression "
+     r"it goes on from, the words say$", "先单独算了前式的一部分之后的 “=”：接着哪个式子，要看文字"),
     (r"^holds for (\w) ≠ (\w), which the words before it seem to say \(not read as a case\)$",
      r"在 \1 ≠ \2 时成立，前文似乎是这样说的（未读作分情况）"),
     (r"^(.+) = (.+): two names the note gave no values verify read$",

@@ -94,6 +94,10 @@ UNSUPPORTED: dict[str, str] = {
     "\\frac{d \\tanh}{dx}, m'_j",
     r"a slice of a matrix": "slices of a matrix as NumPy writes them, S_{:,:j}",
     r"an outer product \(a matrix\)": "outer products q qᵀ of column vectors (matrices)",
+    r"worked out on its own: which expression it goes on from": "'= …' after a part of an "
+    "earlier expression was worked out on its own (from the part or the whole: the words say)",
+    r"exponent \d+ exceeds the limit": "exponents too large to expand, e^{100}",
+    r"\\sum_\{i\[1\].*expected an index letter": "subscripted summation indices, Σ_{i_1, i_2}",
     r"a product of two vectors; expected the dot product": "products of bold matrices, P Q Kᵀ",
     r"'=' after a case split": "a display going on with '=' after a case split's branches "
     "(from the split's left side, or one branch: the words say)",

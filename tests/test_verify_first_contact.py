@@ -527,3 +527,19 @@ def test_a_new_section_at_the_same_level_ends_the_case() -> None:
 def test_not_equal_written_as_code_writes_it(rhs: str, status: str) -> None:
     text = f"$$ y_i = \\frac{{e^{{x_i}}}}{{\\sum_k e^{{x_k}}}} $$\n\n$$ \\sum_{{j!=i}} y_j = {rhs} $$\n"
     assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs", ["-y_i + y_i p_i + \\sum_{j \\neq i} y_j p_i",
+                                 "-y_i + y_i p_i - \\sum_{j \\neq i} y_j p_i"])
+def test_equals_after_a_part_worked_out_on_its_own(rhs: str) -> None:
+    # (24) = a + Σ b;  b = y_j p_i (26);  "Combining: = …" — from (24) or from (26)? the
+    # words say; neither reading is judged
+    text = ("$$ p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n$$ L = -\\sum_j y_j \\log p_j $$\n\n"
+            "$$ \\frac{\\partial L}{\\partial z_i} = \\left(-\\frac{y_i}{p_i}\\right) p_i(1-p_i) + "
+            "\\sum_{j \\neq i} \\left(-\\frac{y_j}{p_j}\\right) (-p_j p_i) $$\n\n"
+            "Simplifying the off-diagonal terms:\n\n"
+            "$$ \\left(-\\frac{y_j}{p_j}\\right) (-p_j p_i) = y_j p_i $$\n\nCombining:\n\n"
+            f"$$ = {rhs} $$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    last = [s for s in r.steps if s.kind == "claim"][-1]
+    assert last.status.value == "not-read" and "worked out on its own" in last.note

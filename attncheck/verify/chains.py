@@ -506,8 +506,9 @@ class _Builder:
         self.case_base: Link | None = None
         self.aliases: list[tuple[Expr, Expr]] = []
         self.values: dict[Expr, Expr] = {}
-        #: the display goes on with "= …" after a case split's branches (not continued)
-        self.after_split = False
+        #: why a display's "= …" continues no chain (after a case split's branches, or after
+        #: a part of an earlier expression worked out on its own), "" when it does
+        self.after_split = ""
         #: the left side a case split's first branch defined (M_ij = {0, i ≥ j; −∞, …})
         self.branch_defined: tuple[Math, str] | None = None
         self.assumed: list[Assumed] = []
@@ -581,7 +582,17 @@ class _Builder:
             # one branch) the words say — no branch's chain is continued
             self.close()
             self.last = None
-            self.after_split = True
+            self.after_split = "'=' after a case split: which expression it goes on from (the " \
+                "split's left side or one branch), the words say"
+        elif continues and not hidden and self.current and self.last is not None and \
+                self._works_a_part(self.current[0].lhs):
+            # "(24) = a + b;  a = … (25);  b = y_j p_i (26);  Combining: = …": a display that
+            # worked out a part of an earlier expression, then "= …" — whether that goes on
+            # from the part's result or from the whole expression, the words say
+            self.close()
+            self.last = None
+            self.after_split = "'=' after a part of an earlier expression was worked out on " \
+                "its own: which expression it goes on from, the words say"
         if not hidden and not continues:
             self.aside = None  # a display of its own: no aside is pending any more
         if hidden:  # inline math in the prose: read, but it does not move the display's chain
@@ -671,12 +682,10 @@ class _Builder:
                 left = right
                 continue
             if left is None:
-                left = Link(block, rel.start, rel.start, "", None,
-                            "'=' after a case split: which expression it goes on from (the "
-                            "split's left side or one branch), the words say" if self.after_split
-                            else "the chain starts with a relation: expected an expression "
-                            "before it", rel.start)
-                self.after_split = False
+                left = Link(block, rel.start, rel.start, "", None, self.after_split or
+                            "the chain starts with a relation: expected an expression before "
+                            "it", rel.start)
+                self.after_split = ""
             kind = _KINDS.get(symbol, "claim")
             if symbol == "~" and _LAW.match(right.source):
                 kind = "assumption"  # q_i, k_i \sim \mathcal{N}(0, σ²): a law, not "about equal"
@@ -802,6 +811,15 @@ class _Builder:
         if any(s.has(v) for s in sides):
             self.chains[-1] = replace(chain, steps=chain.steps[:-1] + (
                 replace(last, kind="condition"),))
+
+    def _works_a_part(self, first: Link) -> bool:
+        """Whether a chain starting at ``first`` works out a part (a term or a factor) of an
+        expression an earlier chain ended with, rather than going on from one."""
+        v = first.value
+        if not isinstance(v, Expr) or v.is_Atom:
+            return False
+        return any(isinstance(e.value, Expr) and e.value != v and e.value.has(v)
+                   for e in self.ends[-3:])
 
     def _define(self, step: Step) -> None:
         """name := value, for the steps after it (softmax's own y, x, L stay softmax's)."""

@@ -47,6 +47,7 @@ from sympy import (
     Expr,
     Float,
     Indexed,
+    IndexedBase,
     Integer,
     KroneckerDelta,
     Mul,
@@ -374,6 +375,10 @@ def softmax_evidence(step: StepResult, *, seed: int | np.random.SeedSequence) ->
         whole = {u: Symbol("n") for u in lengths}
         step = replace(step, lhs=step.lhs.xreplace(whole), rhs=step.rhs.xreplace(whole))
     xs, ts = rng.normal(size=size), rng.dirichlet(np.ones(size))
+    if any(a.has(IndexedBase("x")) for side in (step.lhs, step.rhs) for a in side.atoms(log_)):
+        # log x_k of the scores themselves (a note whose ŷ was read as the scores): the
+        # complex step needs them positive, off log's branch cut
+        xs = np.abs(xs) + 0.5
     # a vector the note never defined was checked as free (holds for every value): any
     # values confirm it — drawn after x and t so that their draws stay as they were
     gs = rng.normal(size=size) if free_vectors(step.lhs, step.rhs)[0] else None
