@@ -68,6 +68,7 @@ from attncheck.verify.parse import (
 )
 from attncheck.verify.rows import (
     CASE_AFTER,
+    CASE_AFTER_WORDS,
     CASE_WORD,
     DEFINING_WORDS,
     Piece,
@@ -580,19 +581,15 @@ class _Builder:
             # "所以带入 &= …" after a display that ended in the branches of a case split: which
             # expression the "=" goes on from (the split's left side, the sum it splits, or
             # one branch) the words say — no branch's chain is continued
-            self.close()
-            self.last = None
-            self.after_split = "'=' after a case split: which expression it goes on from (the " \
-                "split's left side or one branch), the words say"
+            self._go_on_from_nothing("'=' after a case split: which expression it goes on from "
+                                     "(the split's left side or one branch), the words say")
         elif continues and not hidden and self.current and self.last is not None and \
                 self._works_a_part(self.current[0].lhs):
             # "(24) = a + b;  a = … (25);  b = y_j p_i (26);  Combining: = …": a display that
             # worked out a part of an earlier expression, then "= …" — whether that goes on
             # from the part's result or from the whole expression, the words say
-            self.close()
-            self.last = None
-            self.after_split = "'=' after a part of an earlier expression was worked out on " \
-                "its own: which expression it goes on from, the words say"
+            self._go_on_from_nothing("'=' after a part of an earlier expression was worked out "
+                                     "on its own: which expression it goes on from, the words say")
         if not hidden and not continues:
             self.aside = None  # a display of its own: no aside is pending any more
         if hidden:  # inline math in the prose: read, but it does not move the display's chain
@@ -811,6 +808,12 @@ class _Builder:
         if any(s.has(v) for s in sides):
             self.chains[-1] = replace(chain, steps=chain.steps[:-1] + (
                 replace(last, kind="condition"),))
+
+    def _go_on_from_nothing(self, why: str) -> None:
+        """The chain before ends and the display's leading "= …" continues none (``why``)."""
+        self.close()
+        self.last = None
+        self.after_split = why
 
     def _works_a_part(self, first: Link) -> bool:
         """Whether a chain starting at ``first`` works out a part (a term or a factor) of an
@@ -1101,7 +1104,7 @@ _CASE = re.compile(r"\$+\s*([^$]{1,300}?)\s*\$+|(?<![\\a-zA-Z_{])([a-z]\s*(?:=|�
 _CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|case\s*\d*\s*[:：.]?|for|in case|"
                          r"in the case (?:of|that|where)|case in which|consider(?:ing)?)|当|若|如果|对于|考虑|"
                          r"情况\s*[\d一二三四五六七八九十]*\s*[:：]?)\s*[(（]?\s*$", re.IGNORECASE)
-_CUE_AFTER = re.compile(r"^\s*[)）]?\s*(?:时|的时候|的情况|情况下|[:：,，]?\s*$)")
+_CUE_AFTER = re.compile(rf"^\s*[)）]?\s*(?:{CASE_AFTER_WORDS}|[:：,，]?\s*$)")
 #: A sentence about whether something is true is a remark, not a case label.
 _REMARK = re.compile(r"\b(?:holds?|true|valid|wrong|fails?|only|correct|drops?)\b|成立|正确|错误|只|仅",
                      re.IGNORECASE)

@@ -1725,7 +1725,7 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
             said = _CASE_AFTER_DISPLAY.match(e.text)
             if said and blocks and blocks[-1].math.display and blocks[-1].math is previous:
                 # "$$ ∂y_j/∂x_i = −y_j y_i $$⏎⏎where $j \neq i$.": the display's own case
-                blocks[-1] = replace(blocks[-1], lead=f"{blocks[-1].lead} When ${said.group(1)}$:")
+                blocks[-1] = replace(blocks[-1], lead=blocks[-1].lead + _case_words(said))
             words = e.text.split("$$", 1)[0] if e.text.count("$$") >= 2 else e.text
             if not re.search(r"[^\W\d_]", re.sub(r"\$+[^$]*\$+", "", words)) and \
                     not _CONDITION_ONLY.fullmatch(words.strip()):
@@ -1753,8 +1753,8 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
                 after = paragraph.text[at + len(e.text):at + len(e.text) + 120] if at >= 0 else ""
                 said = _CASE_AFTER_DISPLAY.match(after)
                 if said:
-                    here = f"{here} When ${said.group(1)}$:"
-                    proved = f" When ${said.group(1)}$:"
+                    proved = _case_words(said)
+                    here += proved
                 elif _PROOF.match(here):  # "**Proof:** \\[ … \\]": the case of what it proves
                     here += proved
                 else:
@@ -1791,6 +1791,11 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
     return Reading(source, fmt, notation, tuple(blocks), tuple(chains), tuple(read_hyps),
                    tuple(notes), skipped, _correlated_components(source, events, notation),
                    _independence_said(events, notation))
+
+
+def _case_words(said: re.Match[str]) -> str:
+    """A case said after a display, as words a lead names it in: " When $j \\neq i$:"."""
+    return f" When ${said.group(1)}$:"
 
 
 #: A paragraph that is one bold line (a heading in all but name).

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 from attncheck.verify.lexer import UNITS, Tok
 
-__all__ = ["CASE_AFTER", "CASE_WORD", "CONNECTIVES", "DEFINING_WORDS", "Piece", "Row", "lists_components",
+__all__ = ["CASE_AFTER", "CASE_AFTER_WORDS", "CASE_WORD", "CONNECTIVES", "DEFINING_WORDS", "Piece", "Row", "lists_components",
            "split_rows"]
 
 #: Environments whose rows are the note's rows (unwrapped here).
@@ -55,7 +55,8 @@ _ALTERNATIVE = re.compile(r"or|或|或者", re.I)
 #: The word that makes an index condition a case: "if i = j", "当 i ≠ j 时".
 CASE_WORD = re.compile(r"\b(if|when|for)\b|当|若|如果", re.IGNORECASE)
 #: Words after a condition that make it a case label: "i = j 时：", "i ≠ j 的情况".
-CASE_AFTER = re.compile(r"\s*(时|的时候|的情况|情况下)")
+CASE_AFTER_WORDS = r"时|的时候|的情况|情况下"
+CASE_AFTER = re.compile(rf"\s*(?:{CASE_AFTER_WORDS})")
 #: Words between two equations of one row: "a = b \\text{or} c = d".
 _JOINING_WORDS = re.compile(r"or|and|或|或者|以及|且|和", re.I)
 _INDEX_LETTERS = set("ijklmncabtrsuvpq") | {"ell"}
