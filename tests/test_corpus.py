@@ -101,6 +101,10 @@ UNSUPPORTED: dict[str, str] = {
     r"a product of two vectors; expected the dot product": "products of bold matrices, P Q Kᵀ",
     r"'=' after a case split": "a display going on with '=' after a case split's branches "
     "(from the split's left side, or one branch: the words say)",
+    r"the left side of '=' is the word": "an inline '= …' whose left side is a word of the "
+    "sentence (\"sum $=3.03$\")",
+    r"its index is also the name of a vector of the note": "an index written with the label's "
+    "own letter (ŷ_y beside the one-hot y)",
 }
 
 #: Places where the note's own LaTeX is broken or means something other than mathematics:

@@ -543,3 +543,75 @@ def test_equals_after_a_part_worked_out_on_its_own(rhs: str) -> None:
     r = verify_text(text, "n.md", numeric=False)
     last = [s for s in r.steps if s.kind == "claim"][-1]
     assert last.status.value == "not-read" and "worked out on its own" in last.note
+
+
+# -- batch 18 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\text{softmax}(z_i)(1 - \\text{softmax}(z_i))", "holds"),
+    ("\\text{softmax}(z_i)(1 + \\text{softmax}(z_i))", "fails"),
+])
+def test_softmax_of_a_letter_names_the_scores(rhs: str, status: str) -> None:
+    # no output letter is defined: softmax(z_i) itself says z holds the scores (beside the
+    # attention formula's softmax of a matrix product, which names no letter)
+    text = ("$$\\text{Attention}(Q,K,V) = \\text{softmax}\\left(\\frac{QK^T}{\\sqrt{d_k}}\\right)V$$"
+            f"\n\n$$\\frac{{\\partial \\,\\text{{softmax}}(z_i)}}{{\\partial z_i}} = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+def _inline_claims(text: str) -> list[tuple[str, str]]:
+    r = verify_text(text, "n.md", numeric=False, inline=True)
+    return [(s.rhs_source, s.status.value) for s in r.steps if s.kind == "claim"]
+
+
+@pytest.mark.parametrize("words,status", [
+    ("sum", "not-read"),        # the word is the left side: 1 = 3.0281 would be a false fail
+    ("so", "fails"),            # "so $= …$" goes on from the value before: 1 ≠ 3.0281
+    ("", "fails"),
+])
+def test_an_inline_equals_after_a_word(words: str, status: str) -> None:
+    text = f"Row 2: $e^{{0.7071}}=2.0281$, $e^{{0}}=1$, {words} $=3.0281$. Weights follow.\n"
+    assert _inline_claims(text)[-1] == ("3.0281", status)
+
+
+@pytest.mark.parametrize("value,status", [("7.389/62.987", "holds"),
+                                          ("54.598/62.987", "fails")])
+def test_an_entry_named_by_a_class_letter_defines_that_entry(value: str, status: str) -> None:
+    # p_A over the tokens {A, B, C} is one entry: p_B is not p_A's value under another name
+    # (p_B = 7.389/62.987 was a false fail: "= 54598/62987"); what p_B is, is not read
+    text = f"Normalize:\n\n- $p_A = 54.598/62.987 = 0.8668$\n- $p_B = {value} = 0.1173$\n"
+    assert _inline_claims(text)[1:] == [(value, "not-checked"), ("0.1173", status)]
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("-\\log \\hat{y}_{y}", "not-read"),   # the class y the label's letter also names
+    ("-\\sum_k y_k \\log y_k", "fails"),    # the label's own entropy: the wrong twin
+    ("-\\sum_k y_k \\log \\hat{y}_k", "holds"),
+])
+def test_an_index_that_is_the_labels_own_letter(rhs: str, status: str) -> None:
+    # ŷ_y with the one-hot label y: was a false fail "= −Σ t_k log y_k, not −log y_t"
+    text = ("$$\\hat{y}_i = \\frac{\\exp(o_i)}{\\sum_{k}\\exp(o_k)}$$\n\n"
+            f"$$l(y, \\hat{{y}}) = -\\sum_i y_i \\log \\hat{{y}}_i = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("math,kind", [("i=\\text{ix}", "condition"),
+                                       ("k \\neq \\text{target}", "condition"),
+                                       ("i = \\text{ix} + 1", "claim")])
+def test_an_index_against_a_class_named_by_a_word(math: str, kind: str) -> None:
+    # "只有 $i=\text{ix}$ 那一项非零": which term survives, not a claim that fails
+    r = verify_text(f"求和式中只有 ${math}$ 那一项非零。\n", "n.md", numeric=False, inline=True)
+    assert [s.kind for s in r.steps] == [kind]
+
+
+@pytest.mark.parametrize("words,rhs,status", [
+    ("而 softmax 的雅可比矩阵为", "a_i(\\delta_{ij} - a_j)", "holds"),
+    ("而 softmax 的雅可比矩阵为", "a_i(\\delta_{ij} + a_j)", "fails"),
+    ("The Jacobian of the softmax is", "a_j(\\delta_{ij} - a_i)", "holds"),
+    # words that name no softmax: what a is, nothing says — not judged
+    ("The Jacobian of the activation is", "a_i(\\delta_{ij} - a_j)", "not-checked"),
+])
+def test_a_lone_jacobian_the_words_call_softmaxs(words: str, rhs: str, status: str) -> None:
+    # ∂a_i/∂z_j with a and z defined by no formula: the words before it say whose it is
+    text = f"{words}\n\n$$\\frac{{\\partial a_i}}{{\\partial z_j}} = {rhs}$$\n"
+    assert _claims(text) == [status]

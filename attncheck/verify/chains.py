@@ -330,6 +330,13 @@ def _names(e: Expr) -> set[str]:
         {type(f).__name__ for f in e.atoms(AppliedUndef)}
 
 
+def _names_one_entry(index: Symbol) -> bool:
+    """An index that names one entry, not any: a class's capital letter or word (p_A over the
+    tokens {A, B, C}, p_{\\text{dog}}), where i, j, k range over all entries."""
+    name = index.name
+    return name[:1].isupper() or (len(name) >= 3 and name.isalpha())
+
+
 def _substitute_once(e: Expr, aliases: Sequence[tuple[Expr, Expr]]) -> Expr:
     for name, value in reversed(aliases):
         if isinstance(name, Indexed):
@@ -338,7 +345,8 @@ def _substitute_once(e: Expr, aliases: Sequence[tuple[Expr, Expr]]) -> Expr:
             def repl(x: Indexed, idx: tuple[Expr, ...] = idx, value: Expr = value) -> Expr:
                 if len(x.indices) != len(idx):
                     return x
-                if not all(isinstance(a, Symbol) for a in idx):  # Y_{11} := 1: that entry only
+                if not all(isinstance(a, Symbol) and not _names_one_entry(a) for a in idx):
+                    # Y_{11} := 1, p_A := 54.598/62.987: that entry only
                     return value if tuple(x.indices) == tuple(idx) else x
                 return value.xreplace(dict(zip(idx, x.indices)))
 
@@ -427,6 +435,29 @@ def _toks_name(toks: Sequence[Tok]) -> str | None:
 #: Words in the math just before a row that make it a premise: what is given, not shown.
 _PREMISE = re.compile(r"(已知|由于|因为|假设|假定|given|since|because|assuming|assume)"
                       r"\s*(that)?\s*[:：,，]?\s*$", re.IGNORECASE)
+
+
+#: The words an inline "= …" may follow and still go on with the chain before it ("so
+#: $= 3$", "，即 $= …$"); any other word just before it is its left side ("sum $=3.03$").
+_GOES_ON = re.compile(r"(?:^|\b)(?:so|thus|hence|then|therefore|and|which|i\.e\.|that is|is|are|"
+                      r"equals?|becomes?|gives?|giving|yields?|get|obtain|we have|or)$|"
+                      r"(?:所以|因此|于是|故|即|则|得到?|有|为|可得|从而|也就是|化简|等于|再)$",
+                      re.IGNORECASE)
+
+
+def _left_in_words(lead: str) -> str:
+    """The word an inline math's leading relation has as its left side ("sum" in "$e^0 = 1$,
+    sum $=3.03$"), or "" where the words before it go on with the chain (or there are none)."""
+    if lead.count("$") % 2:  # "$a = b$ ⏎ $= c$" (the lead stops inside the math before)
+        return ""
+    tail = lead.rpartition("$")[2]
+    if "\n" in tail.strip() or tail.rstrip().endswith((":", "：")):
+        return ""  # words on a line before, or a colon that introduces the math
+    tail = tail.strip(" \t,，;；")
+    words = re.findall(r"[^\W\d_]+\.?", tail)
+    if not words or _GOES_ON.search(tail):
+        return ""
+    return words[-1]
 
 
 def _defines_next(lead: str) -> bool:
@@ -576,7 +607,13 @@ class _Builder:
             if held is not None:
                 self.close()
                 self.last = held
-        if continues and not hidden and condition is None and self.block_condition is None and \
+        named = _left_in_words(lead_words) if continues and not (
+            block.display or block.alone or hidden) else ""
+        if named:
+            # "$e^{0}=1$, sum $=3.0281$": the inline '=' has a word as its left side, not the
+            # value before it
+            self._go_on_from_nothing(f"the left side of '=' is the word «{named}», not math")
+        elif continues and not hidden and condition is None and self.block_condition is None and \
                 self.current and self.current[-1].condition:
             # "所以带入 &= …" after a display that ended in the branches of a case split: which
             # expression the "=" goes on from (the split's left side, the sum it splits, or

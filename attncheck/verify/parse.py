@@ -255,6 +255,9 @@ class Notation:
     #: the note defines L_i apart from L (L = (1/N) Σ_i L_i + …): L_i is one sample's loss,
     #: a name of its own, not L with a label
     sample_loss: bool = False
+    #: (a, z): the note's only derivative ∂a_i/∂z_j of letters no formula defines (softmax's
+    #: Jacobian where its words say so)
+    lone_jacobian: tuple[str, str] | None = None
 
     def spread_symbol(self) -> Expr:
         """σ as the parser reads it: a positive parameter, or its value when the note
@@ -1265,6 +1268,11 @@ class _Build(Transformer_NonRecursive):
         where = _where(meta)  # name is already in the conventions (renamed by the letter)
         if not indices:
             raise ParseProblem(f"{name}_{{}}: an empty subscript", where)
+        if idx.text == "t" and "t" in self.n.rename.values():
+            # ŷ_y, o_y beside the one-hot label y = (y_1, …, y_n) (renamed t): the index is
+            # the class the label's letter also names — which entry is meant is not read
+            raise ParseProblem(f"{name}_{idx.text}: its index is also the name of a vector of "
+                               "the note", where)
         for x in indices:
             if isinstance(x, Expr) and x.is_Integer and x < 1:
                 raise ParseProblem(f"index {x}: components are numbered from 1", where)

@@ -470,6 +470,10 @@ def is_index_condition(toks: Sequence[Tok]) -> bool:
             len(s) == 1 and s[0].kind == "LETTER" and s[0].value in _INDEX_LETTERS
             for s in sides):
         return True  # j ≠ y_i: sample i's class (CS231n's f_{y_i})
+    if rel in ("=", "≠") and any(len(s) == 1 and s[0].kind == "WORD" and s[0].value.isalpha()
+                                 for s in sides) and any(
+            len(s) == 1 and s[0].kind == "LETTER" and s[0].value in _INDEX_LETTERS for s in sides):
+        return True  # i = \text{ix}, k ≠ \text{target}: an index and the class a word names
     return all(len(s) == 1 and (s[0].kind == "NUMBER" or (s[0].kind == "LETTER" and
                s[0].value in _INDEX_LETTERS)) for s in sides) and any(
         s[0].kind == "LETTER" for s in sides)
