@@ -615,3 +615,17 @@ def test_a_lone_jacobian_the_words_call_softmaxs(words: str, rhs: str, status: s
     # ∂a_i/∂z_j with a and z defined by no formula: the words before it say whose it is
     text = f"{words}\n\n$$\\frac{{\\partial a_i}}{{\\partial z_j}} = {rhs}$$\n"
     assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\operatorname{Var}(S)=E[S^2]-(E[S])^2", "holds"),
+    ("\\operatorname{Var}(S)=2E[S^2]", "fails"),
+])
+def test_inline_math_is_in_its_own_sentences_case(claim: str, status: str) -> None:
+    # the case an earlier sentence named (当 i ≠ j 时) does not hold the definition of S in
+    # the next one: under it, S := q·k was not recorded and Var(S) was not read
+    text = ("各维度相互独立，均值为 0、方差为 1，即当 $i\\ne j$ 时，$E[q_iq_j]=0$。这些条件更宽松。\n"
+            f"2. **正式证明**\n令 $S=q\\cdot k=\\sum_{{i=1}}^{{d}}q_i k_i$，则 ${claim}$。\n")
+    r = verify_text(text, "n.md", numeric=False, inline=True)
+    assert [s.status.value for s in r.steps if s.lhs_source.startswith("\\operatorname")] \
+        == [status]

@@ -1115,7 +1115,11 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
         lead = leads[n] if n < len(leads) else ""
         # displays with no prose between them stay in the case the last prose named, and so
         # does a display that goes on with "= …" after words that name no other case
-        found = (_other_class(lead, correct) or lead_condition(lead, b.parser)
+        # inline math inside a sentence is in the case that sentence names, not one an
+        # earlier sentence of the paragraph named ("当 $i≠j$ 时，…。⏎令 $S = …$")
+        said = lead if block.display or block.alone else \
+            re.split(r"(?<=[.。;；!?！？])\s", lead.strip())[-1]
+        found = (_other_class(lead, correct) or lead_condition(said, b.parser)
                  or _cross_terms(lead, rows)) if lead.strip() else condition
         goes_on = bool(rows) and rows[0].pieces[0] is None
         hidden = not (block.display or inline)
