@@ -105,6 +105,7 @@ UNSUPPORTED: dict[str, str] = {
     "sentence (\"sum $=3.03$\")",
     r"its index is also the name of a vector of the note": "an index written with the label's "
     "own letter (ŷ_y beside the one-hot y)",
+    r"unexpected relation '∈'": "set-builder notation, {p ∈ ℝ^K : p_k ≥ 0, …}",
 }
 
 #: Places where the note's own LaTeX is broken or means something other than mathematics:

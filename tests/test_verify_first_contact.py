@@ -629,3 +629,48 @@ def test_inline_math_is_in_its_own_sentences_case(claim: str, status: str) -> No
     r = verify_text(text, "n.md", numeric=False, inline=True)
     assert [s.status.value for s in r.steps if s.lhs_source.startswith("\\operatorname")] \
         == [status]
+
+
+_TWO_J = ("Suppose we define\n\n$$q_i = \\frac{{e^{{z_i}}}}{{\\sum_i e^{{z_i}}}}$$\n\n"
+          "and construct a cross-entropy loss $J = -\\sum_i p_i \\log{{q_i}}$. {slip}\n\n"
+          "\\begin{{align*}} J&=-\\sum_{{j=1}}^np_jz_j+\\sum_{{j=1}}^np_j\\log\\left(\\sum_{{k=1}}^ne^{{z_k}}"
+          "\\right)\\\\ &=-\\sum_{{j=1}}^np_jz_j+\\log\\left(\\sum_{{k=1}}^ne^{{z_k}}\\right) \\end{{align*}}\n")
+
+
+@pytest.mark.parametrize("slip,status", [
+    # "the derivative of $J = p_i log q_i$" (the asker's slip) names what is differentiated,
+    # it gives J no new value (J built from the slip was a false fail)
+    ("If we take the derivative of $J = p_i\\log{q_i}$, how?", ["holds", "needs-undeclared"]),
+    ("Then we redefine $J = p_i\\log{q_i}$.", ["fails", "needs-undeclared"]),
+    ("No slip here.", ["holds", "needs-undeclared"]),  # Σ p_j = 1 is needed and not said
+    ("The sum of the probabilities $p_j$ is equal to $1$.", ["holds", "holds-given"]),
+    ("The probabilities $q_j$ sum to 1.", ["holds", "needs-undeclared"]),  # softmax's: always
+])
+def test_a_name_the_prose_gives_two_values(slip: str, status: list[str]) -> None:
+    r = verify_text(_TWO_J.format(slip=slip), "n.md", numeric=False)
+    assert [s.status.value for s in r.steps if s.location.line == 7] == status
+
+
+@pytest.mark.parametrize("words,status", [
+    ("This code generates unit-normal inputs $Q, K$, independent of each other.",
+     "holds-given"),
+    ("This code generates unit-normal inputs $Q, K$. We assume $A$ and $V$ are independent.",
+     "needs-undeclared"),  # A and V, not Q and K: q ⟂ k is not said (was a false hold)
+    ("This code generates inputs $Q, K$, independent of each other.", "needs-undeclared"),
+])
+def test_unit_normal_and_whose_independence(words: str, status: str) -> None:
+    text = f"$A = Q K^T$\n\n{words}\n\n$$\\mathbb{{E}}((Q_{{ij}} K_{{kj}})^2) = 1$$\n"
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == [status]
+
+
+@pytest.mark.parametrize("last,status", [("q_i", "holds"), ("1-q_i", "fails")])
+def test_an_environment_inside_a_paragraph(last: str, status: str) -> None:
+    # "as: \begin{align*} … \end{align*} in accordance with the claim" (Math.SE): MathJax
+    # shows the environment as a display, wherever in the paragraph it stands
+    text = ("$$q_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n"
+            "From (1) we obtain the derivation with respect to $z_i$ as: \\begin{align*} "
+            "\\frac{d}{dz_i}\\log\\left(\\sum_{k=1}^ne^{z_k}\\right) &=\\frac{e^{z_i}}"
+            f"{{\\sum_{{k=1}}^ne^{{z_k}}}}\\\\ &\\,\\,\\color{{blue}}{{={last}}} \\end{{align*}} "
+            "in accordance with the claim.\n")
+    assert _claims(text) == ["holds", status]

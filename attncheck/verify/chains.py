@@ -460,6 +460,13 @@ def _left_in_words(lead: str) -> str:
     return words[-1]
 
 
+#: Words just before inline math that make it what is differentiated ("the derivative of
+#: $J = …$", "对 $L = …$ 求导"), not a definition.
+_WHAT_IS_DIFFERENTIATED = re.compile(
+    r"(?:\b(?:derivative|gradient|differentiat\w*|partials?)\b[^$.。]{0,30}\b(?:of|for)|对)\s*$",
+    re.IGNORECASE)
+
+
 def _defines_next(lead: str) -> bool:
     """The words before a display say it defines ("令", "let", "where", "we define"): in the
     last clause, and not already spent on an inline equation after them ("令 $p_i = …$。"
@@ -903,8 +910,14 @@ class _Builder:
             # L = P(y|x) = p^y (1-p)^{1-y}: this L is a likelihood, and L_{CE} stays the loss
             name = LIKELIHOOD
             self.parser.likelihood = True
+        value = substitute(value, self.aliases)
+        if self.hidden and any(n == name for n, _ in self.aliases) and \
+                _WHAT_IS_DIFFERENTIATED.search(step.lead[-80:]):
+            # "a loss $J = −Σ_i p_i \log q_i$ … If we take the derivative of $J = p_i \log q_i$":
+            # what the sentence differentiates, not a new value of J
+            return
         # the note's loss is its own (−(1/M) Σ …, −log p_c …): later steps use its definition
-        self.aliases.append((name, substitute(value, self.aliases)))
+        self.aliases.append((name, value))
         self.parser.defined.add(_name_key(name))
 
     def _assumptions(self, block: Math, row: Row) -> None:

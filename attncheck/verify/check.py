@@ -105,7 +105,7 @@ from attncheck.verify.parse import (
     index_symbol,
     matrix_entries,
 )
-from attncheck.verify.prose import INDEPENDENT_WORDS, read_assumptions
+from attncheck.verify.prose import INDEPENDENT_WORDS, independence_of_others, read_assumptions
 from attncheck.verify.result import (
     DerivationResult,
     ReadNote,
@@ -1514,11 +1514,16 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
             text = _math_as_words(e.text)
             found = read_assumptions(text, notation.families, notation.scalars, context=context,
                                      scalars_are_components=not components_written)
+            if independence_of_others(e.text, notation.families):
+                # "we assume $A$ and $V$ are independent": not the families' independence
+                found = [f for f in found if not (isinstance(f.hypothesis, Independent) and
+                                                  f.hypothesis.a in notation.families)]
             for f in found:
                 add(f.hypothesis, source.location(e.offset(0)), f.phrase)
             # "* 各维度的 q_i, k_i 相互独立 / * 均值为 0 / * 方差为 1": items go on the subject
             context = bool(found) and isinstance(e, Prose)
-            m = _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", text)) or _one_hot_lists(text)
+            m = _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", text)) or _one_hot_lists(text) \
+                or _label_sums_to_one(e.text, notation)
             if m:
                 add(_target_sums_to_one(), source.location(e.offset(0)), m.group(0))
             m = CORRECT_CLASS.search(text)
@@ -1562,6 +1567,37 @@ _TARGET_WORDS = re.compile(
     r"(?:the )?(?:rest|others) (?:are|being) (?:0|zeros?)\b|有且(?:仅|只)有一个|其余(?:都|均)?为\s*0|"
     r"(?:label|target|标签)[^.。]{0,40}(?:probability distribution|概率分布|sums? to (?:one|1)|和为\s*1)|"
     r"(?:probability distribution|概率分布)[^.。]{0,30}(?:label|target|标签)", re.IGNORECASE)
+
+
+#: "the sum of the probabilities $p_j$ is equal to 1", "$y_k$ 之和为 1": entries that sum to one.
+_SUM_TO_ONE = re.compile(
+    r"(?:sum|total)\s+of\s+(?:the\s+|all\s+)?(?:probabilit(?:y|ies)|entries|components|elements)"
+    r"[^.。]{0,80}?(?:equal\s+to|equals?|=|is)\s*(?:1|one)\b|\bsums?\s+(?:up\s+)?to\s+(?:1|one)\b|"
+    r"(?:之和|的和|总和|加起来)\s*(?:等于|为|是)\s*1", re.IGNORECASE)
+
+
+def _label_sums_to_one(text: str, notation: Notation) -> re.Match[str] | None:
+    """A sentence saying that the label's entries sum to one, naming the label by its letter
+    ("we use the sum of the probabilities $p_j$ is equal to $1$", p the loss's target) — not
+    the softmax output's, whose entries always do.
+
+    >>> n = Notation(rename={"p": "t", "q": "y"})
+    >>> bool(_label_sums_to_one("the sum of the probabilities $p_j,1\\leq j\\leq n$ is "
+    ...                         "equal to $1$.", n))
+    True
+    >>> bool(_label_sums_to_one("the probabilities $q_j$ sum to 1.", n))
+    False
+    """
+    labels = {k for k, v in notation.rename.items() if v == "t"} or {"t"}
+    outputs = ({k for k, v in notation.rename.items() if v == "y"} | {"y"}) - labels
+    for sentence in re.split(r"(?<=[.。;；!?！？])\s+", text):
+        words = re.sub(r"\$+([^$]*)\$+", lambda m: " " + m.group(1) + " ", sentence)
+        m = _SUM_TO_ONE.search(words)
+        letters = {x for math in re.findall(r"\$+([^$]*)\$+", sentence)
+                   for x in re.findall(r"(?<![A-Za-z\\])([A-Za-z])(?![A-Za-z])", math)}
+        if m and letters & labels and not letters & outputs:
+            return m
+    return None
 
 
 _BIT_LIST = re.compile(r"\[\s*[01](?:\s*,\s*[01])+\s*\]")

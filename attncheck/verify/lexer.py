@@ -362,6 +362,12 @@ class _Lexer:
             # Gradient, sum, target: a name of several letters, not a product g·r·a·d·i·e·n·t
             self.emit("LETTER", run, i, i + len(run))
             return i + len(run)
+        if in_index and len(run) >= 3 and self.out[-1].kind == "LBRACE" and \
+                _ahead(text, i + len(run), hi).startswith("}") and not _WORD_RE.fullmatch(run) \
+                and set(run) - set("ijklmnc") and re.search(r"[aeiou]", run):
+            # d_{seq}, p_{true}, y_{pred}: a label written as a word, not indices s·e·q
+            self.emit("LETTER", run, i, i + len(run))
+            return i + len(run)
         digits = re.match(r"[0-9]+(?![0-9.])", _ahead(text, i + len(run), hi))
         if len(run) == 1 and digits and not in_index:
             # x1, c1, W2 written without the underscore: the letter with that index
