@@ -121,6 +121,8 @@ BROKEN: dict[tuple[str, int], str] = {
     ("ecom-ce-chain-rule-batch", 12): "a // code comment inside the math",
     **{("book-ch63-sdpa-why-sqrt-dk", n): r"\T, \mat: the book's own macros, defined "
        "outside the file" for n in (19, 29, 46, 110, 116, 125)},
+    ("stats-se-variance-xty-trace", 16): r"\tp, \Tr, \E, \Var: the page's own macros, defined "
+    "in its MathJax setup",
     ("bullet-notes-transformer-prove-inline", 23): r"\sum_{i=1}^{d_k}=0: a sum with no summand",
     ("bullet-notes-transformer-prove-inline", 40): "N>>d: much greater than, typed as two >",
     ("interview-notes-scaled-softmax-qa", 7): "<W_1h, W_2s>: an inner product written with "

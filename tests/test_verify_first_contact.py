@@ -674,3 +674,4 @@ def test_an_environment_inside_a_paragraph(last: str, status: str) -> None:
             f"{{\\sum_{{k=1}}^ne^{{z_k}}}}\\\\ &\\,\\,\\color{{blue}}{{={last}}} \\end{{align*}} "
             "in accordance with the claim.\n")
     assert _claims(text) == ["holds", status]
+

@@ -364,7 +364,9 @@ class _Lexer:
             return i + len(run)
         if in_index and len(run) >= 3 and self.out[-1].kind == "LBRACE" and \
                 _ahead(text, i + len(run), hi).startswith("}") and not _WORD_RE.fullmatch(run) \
-                and set(run) - set("ijklmnc") and re.search(r"[aeiou]", run):
+                and set(run) - set("ijklmnc") and (re.search(r"[eou]", run) or (
+                    len(run) >= 4 and re.search(r"[ai]", run))):
+            # (δ_{abc}, x_{ija} stay indices: no word is spelt with a, i alone in three letters)
             # d_{seq}, p_{true}, y_{pred}: a label written as a word, not indices s·e·q
             self.emit("LETTER", run, i, i + len(run))
             return i + len(run)
