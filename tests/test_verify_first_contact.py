@@ -675,3 +675,69 @@ def test_an_environment_inside_a_paragraph(last: str, status: str) -> None:
             "in accordance with the claim.\n")
     assert _claims(text) == ["holds", status]
 
+
+
+# -- batch 20 ----------------------------------------------------------------------------
+
+_SHIFTED = ("$$p_i = \\frac{{e^{{z_i}}}}{{\\sum_j e^{{z_j}}}}$$\n\nFor any constant $c$:\n\n"
+            "$${claim}$$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\mathrm{softmax}(\\mathbf{z}) = \\mathrm{softmax}(\\mathbf{z} - c)", "holds"),
+    ("\\mathrm{softmax}(\\mathbf{z}) = \\mathrm{softmax}(2\\mathbf{z} - c)", "fails"),
+    ("\\text{softmax}(z - \\max(z))_i = p_i", "holds"),
+    ("\\text{softmax}(z + c)_i = \\frac{e^{z_i}}{\\sum_j e^{z_j + c}}", "fails"),
+    ("\\text{softmax}(z) = \\frac{e^{z - \\max(z)}}{\\sum_j e^{z_j - \\max(z)}}", "holds"),
+    ("\\text{softmax}(z) = \\frac{e^{z}}{\\sum_j e^{z_j - \\max(z)}}", "fails"),
+    # softmax(2z) was read as softmax(z) (a false hold); softmax(z/T) with T unsaid: unjudged
+    ("\\text{softmax}(2\\mathbf{z})_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}", "fails"),
+    ("\\text{softmax}(\\mathbf{z}/T)_i = p_i", "not-checked"),
+    ("\\text{softmax}(z) = p_i", "not-checked"),  # a vector against an entry
+])
+def test_softmax_of_a_shifted_or_scaled_vector(claim: str, status: str) -> None:
+    assert _claims(_SHIFTED.format(claim=claim)) == [status]
+
+
+@pytest.mark.parametrize("first,second,status", [
+    ("\\hat{y}_k(1-\\hat{y}_i)", "-\\hat{y}_i \\cdot \\hat{y}_k", ["holds", "holds"]),
+    ("-\\hat{y}_i \\cdot \\hat{y}_k", "\\hat{y}_k(1-\\hat{y}_i)", ["fails", "fails"]),
+])
+def test_cases_in_braced_array_cells(first: str, second: str, status: list[str]) -> None:
+    # {\text { if } k=i} (a converter's braces around every cell): each row's case
+    text = ("$$\\hat{y} = \\text{softmax}(\\theta)$$\n\n$$\n\\frac{\\partial \\hat{y}_k}"
+            "{\\partial \\theta_{i}}=\\left\\{\\begin{array}{ll}\n"
+            f"{{{first}}} & {{\\text {{ if }} k=i}} \\\\\n{{{second}}} & {{\\text {{ if otherwise }}}}"
+            "\n\\end{array}\\right.\n$$\n")
+    assert _claims(text) == status
+
+
+@pytest.mark.parametrize("last,status", [("= -\\sum_{i=1}^{n}y_{i}x_{i} + \\log\\sum_{j=1}^{n}"
+                                          "e^{x_{j}}", "holds-given"),
+                                         ("= -\\sum_{i=1}^{n}y_{i}x_{i}", "fails")])
+def test_newline_breaks_rows(last: str, status: str) -> None:
+    text = ("$$\\hat{y}_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}}$$ with one-hot $y$.\n\n$$\n"
+            "L=-\\sum_{i=1}^{n}y_{i}\\log\\hat{y}_{i}\\newline\n"
+            "=-\\sum_{i=1}^{n}y_{i}\\log\\frac{e^{x_{i}}}{\\sum_{j=1}^{n}e^{x_{j}}} \\newline\n"
+            f"{last}\n$$\n")
+    assert _claims(text) == ["holds", status]
+
+
+@pytest.mark.parametrize("words,status", [
+    ("2. sigmoid+cross entropy：将sigmoid公式代入cross entropy，可得如下公式。", "not-checked"),
+    ("将softmax公式代入cross entropy，可得如下公式。", "fails"),
+])
+def test_a_part_about_the_sigmoid(words: str, status: str) -> None:
+    # ŷ_i is the sigmoid's output there: substituting 1/(1+e^{−x_i}) is no false step
+    text = ("$$\\hat{y}_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}}$$\n\n"
+            f"{words}\n\n$$\nL=-\\sum_{{i=1}}^{{n}}y_{{i}}\\log\\hat{{y}}_{{i}}\\\\\n"
+            " =-\\sum_{i=1}^{n}y_{i}\\log\\frac{1}{1+e^{-x_{i}}}\n$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("value,status", [("5.00", "holds"), ("5.10", "fails")])
+def test_a_worked_matrix_to_the_decimals_written(value: str, status: str) -> None:
+    # 0.333·10 + 0.333·5 = 4.995: the author computed with 1/3 and wrote 5.00
+    text = ("$$\nO = \\begin{pmatrix} 0.456(10) + 0.225(0) + 0.320(5) \\\\ 0.333(10) + 0.333(0)"
+            f" + 0.333(5) \\end{{pmatrix}} = \\begin{{pmatrix}} 6.16 \\\\ {value} \\end{{pmatrix}}\n$$\n")
+    assert _claims(text) == [status]

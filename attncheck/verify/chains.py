@@ -151,6 +151,8 @@ class Step:
     #: numbers the note gave a dimension before this step (d_k = 64): the example's values,
     #: for a step that holds at them and not for every d_k (√d_k = 8)
     values: tuple[tuple[Expr, Expr], ...] = ()
+    #: the words before the display, for every row of it (``lead`` is the first row's only)
+    context: str = ""
 
 
 @dataclass(frozen=True)
@@ -524,6 +526,8 @@ class _Builder:
         self.seen_letters: set[str] = set()
         #: names whose only definition so far could not be read (z = QKᵀ): not yet known
         self.vague: set[str] = set()
+        #: the words before the block being read
+        self.context = ""
         #: names a definition of this block wrote on its right for the first time
         #: (E = y_1 + y_2 ⏎ y_1 = s_1 s_2: y_1 is defined in turn)
         self.introduced: tuple[Math | None, set[str]] = (None, set())
@@ -587,6 +591,7 @@ class _Builder:
             self.close()
             self.last = None if hidden else self.last_shown
         self.hidden = hidden
+        self.context = lead_words
         if len(rows) >= 2 and _is_case_row(rows[0]):
             # $$ if\ s = i, \\ = … $$, `i = j 时：\\ ∂p_i/∂z_j &= …`: the case the rows
             # below are in, said inside the math
@@ -753,7 +758,7 @@ class _Builder:
             step = Step(left, right, symbol, kind, reason, step_text, step_cond,
                         premise if kind == "follows" else None, lead, tuple(self.aliases),
                         self._restates(left) if kind == "claim" and n == 0 else None,
-                        tuple(self.values.items()))
+                        tuple(self.values.items()), self.context)
             if kind == "follows" and premise is not None:
                 self._premise_is_a_condition(premise, left)
             premise = None

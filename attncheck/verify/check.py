@@ -98,6 +98,7 @@ from attncheck.verify.parse import (
     SOFTMAX_BASES,
     XI,
     EntryMatrix,
+    EntryVector,
     JacobianOf,
     Notation,
     ParseProblem,
@@ -986,9 +987,12 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
     lhs, rhs = _at_written_size(lhs, rhs), _at_written_size(rhs, lhs)
     lhs, rhs = _jacobian_entries(lhs, rhs), _jacobian_entries(rhs, lhs)
     lhs, rhs = matrix_entries(lhs, rhs)
+    if isinstance(lhs, EntryVector) or isinstance(rhs, EntryVector):
+        raise UnsupportedExpression("softmax(…) as a whole vector against something that is "
+                                    "not one: vector algebra is not checked")
     for side in (lhs, rhs):
         if not isinstance(side, VectorLiteral) and side.has(VectorLiteral, JacobianOf,
-                                                            EntryMatrix):
+                                                            EntryMatrix, EntryVector):
             raise UnsupportedExpression("a written-out vector or matrix inside an expression: "
                                         "vector and matrix algebra is not checked")
     if isinstance(lhs, VectorLiteral) or isinstance(rhs, VectorLiteral):
@@ -1205,7 +1209,8 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
         return _recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: too deeply nested",
                          n, dset, model)
     if status is StepStatus.FAILS and (_within_written_decimals(lhs, rhs, step) or (
-            checker == "decimals" and _within_written_decimals(residual, S.Zero, step))):
+            checker == "decimals" and _within_written_decimals(residual, S.Zero, step)) or (
+            isinstance(residual, VectorLiteral) and _entries_within_decimals(residual, step))):
         status, needs, checker = StepStatus.HOLDS, (frozenset(),), "decimals"
     if status is StepStatus.FAILS and step.values and residual.free_symbols and \
             {str(s) for s in residual.free_symbols} <= {str(s) for s, _ in step.values}:
@@ -1237,6 +1242,13 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             # where the label's 1 is) the note says in words verify does not read
             return refused(f"{', '.join(worded)} names an entry by a word: which index it is, "
                            "verify did not read")
+        if _SIGMOID_WORDS.search(step.context[-200:]) and not re.search(
+                r"softmax", step.context[-200:], re.IGNORECASE) and any(
+                str(x.base.label) == "y" for x in (lhs - rhs).atoms(Indexed)):
+            # "2. sigmoid + cross entropy：将 sigmoid 公式代入…": ŷ_i is the sigmoid's output
+            # in this part, not the softmax's that verify read it as
+            return refused("the words before it speak of the sigmoid: the output here may "
+                           "not be the softmax's")
         if step.restates is not None:
             # δ_i := −(a_i − y_i) under one heading, δ_i = a_i(1 − a_i)(y_i − a_i) under
             # the next (another cost), or S rescaled in place before "S = QK^T": a name
@@ -1377,6 +1389,20 @@ def _within_written_decimals(lhs: Expr, rhs: Expr, step: Step) -> bool:
         side, ms = (lhs, written[0]) if written[0] else (rhs, written[1])
         return gap <= _slack(side, ms)
     return False
+
+
+#: Words naming the sigmoid (the logistic function), in English and Chinese.
+_SIGMOID_WORDS = re.compile(r"sigmoid|logistic|逻辑回归|逻辑斯蒂|二分类", re.IGNORECASE)
+
+
+def _entries_within_decimals(residual: VectorLiteral, step: Step) -> bool:
+    """A worked example's matrix, entry by entry (0.333·10 + 0.333·5 = 5.00, the author
+    computing with 1/3): every entry that is off is a number within the decimals written."""
+    entries = [e for r in residual.args
+               for e in (r.args if isinstance(r, VectorLiteral) else (r,))]
+    off = [e for e in entries if e != 0]
+    return bool(off) and all(isinstance(e, Expr) and e.is_number and
+                             _within_written_decimals(e, S.Zero, step) for e in off)
 
 
 def _slack(side: Expr, decimals: Sequence[re.Match[str]]) -> float:
