@@ -106,6 +106,13 @@ UNSUPPORTED: dict[str, str] = {
     r"its index is also the name of a vector of the note": "an index written with the label's "
     "own letter (ŷ_y beside the one-hot y)",
     r"unexpected relation '∈'": "set-builder notation, {p ∈ ℝ^K : p_k ≥ 0, …}",
+    r"a condition in a subscript here": "a limit written as an operator with its condition "
+    "below, \\mathop{lim}\\limits_{β → +∞} (limits are not checked)",
+    r"unexpected 'cdot'; expected an expression": "a function with a dot for its argument, "
+    "g(\\cdot) = …",
+    r"unexpected relation '≠'; expected '&'": "a case label in math letters without '&', "
+    "0 \\; for\\; i \\neq j",
+    r"unexpected '\*'; expected": "a star as a subscript, q_*(x) (the optimal value)",
 }
 
 #: Places where the note's own LaTeX is broken or means something other than mathematics:

@@ -741,3 +741,43 @@ def test_a_worked_matrix_to_the_decimals_written(value: str, status: str) -> Non
     text = ("$$\nO = \\begin{pmatrix} 0.456(10) + 0.225(0) + 0.320(5) \\\\ 0.333(10) + 0.333(0)"
             f" + 0.333(5) \\end{{pmatrix}} = \\begin{{pmatrix}} 6.16 \\\\ {value} \\end{{pmatrix}}\n$$\n")
     assert _claims(text) == [status]
+
+
+# -- batch 21 ----------------------------------------------------------------------------
+
+def test_where_after_a_relation_defines() -> None:
+    # softmax(s/√d_k) = softmax(s/T) where T = √d_k: T is defined there, though the first
+    # relation of the row already wrote it (read as a claim, it "failed")
+    text = ("$$\\text{softmax}\\left(\\frac{\\mathbf{s}}{\\sqrt{d_k}}\\right) = "
+            "\\text{softmax}\\left(\\frac{\\mathbf{s}}{T}\\right) \\text{ where } T = \\sqrt{d_k}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps if s.lhs_source.strip() == "T"] == ["definition"]
+
+
+@pytest.mark.parametrize("words,status", [
+    ("For a single sample with true class $c$ (one-hot encoded as $\\mathbf{y}$):", "holds-given"),
+    ("For a single sample with a one-hot label $\\mathbf{y}$:", "fails"),
+])
+def test_a_true_class_named_before_a_parenthesis(words: str, status: str) -> None:
+    # "true class $c$ (one-hot …)": c is the class (the parenthesis is no function call)
+    text = ("$$\\hat{\\pi}_k = \\frac{e^{z_k}}{\\sum_{j=1}^{K} e^{z_j}}$$\n\n"
+            f"{words}\n\n$$\\mathcal{{L}} = -\\log \\hat{{\\pi}}_c = -\\sum_{{k=1}}^{{K}} y_k "
+            "\\log \\hat{\\pi}_k$$\n")
+    assert _claims(text) == [status]
+
+
+_SAME_EXPRESSION = (
+    "$$\\sigma(z_i) = \\frac{{e^{{z_i}}}}{{\\sum_{{k=1}}^n e^{{z_k}}}}$$\n\n"
+    "2.当 $i \\neq j$时，这种情况指的是输入是$z_j$，但是对$z_i$求导。\n\n"
+    "$$\\frac{{\\partial \\sigma(z_j)}}{{\\partial z_i}} (当i \\neq j)$$\n\n"
+    "这种情况下，分子的导数为0。{words}\n\n"
+    "$$\\frac{{\\partial \\sigma(z_j)}}{{\\partial{{z_i}}}} = - \\frac{{e^{{z_j}} \\cdot e^{{z_i}}}}"
+    "{{(\\sum_{{k=1}}^n e^{{z_k}})^2}}$$\n")
+
+
+@pytest.mark.parametrize("words,status", [
+    ("代入公式：", "holds"),          # the expression of the case, worked out: in its case
+    ("将两种情况进行统一：", "fails"),  # the split is over: the claim is for every i, j
+])
+def test_a_case_goes_on_for_its_expression(words: str, status: str) -> None:
+    assert _claims(_SAME_EXPRESSION.format(words=words)) == [status]

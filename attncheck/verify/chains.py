@@ -1128,6 +1128,7 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
     b = _Builder(notation, inline)
     b.headings = headings
     condition = None
+    subject: tuple[str, Any, int] | None = None  # the expression a case was worked out for
     for n, block in enumerate(blocks):
         rows, _ = rows_of(block)
         lead = leads[n] if n < len(leads) else ""
@@ -1142,6 +1143,16 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
         goes_on = bool(rows) and rows[0].pieces[0] is None
         hidden = not (block.display or inline)
         here = condition if found is None and goes_on else found
+        key = _subject(block, rows)
+        if _BOTH_CASES.search(lead):
+            subject = None  # "将两种情况进行统一", "combining both cases": the case split ends
+        if here is None and not hidden and subject is not None and key == subject[0] and \
+                not any(subject[2] < h < block.offset(0) for h in headings):
+            # "2. 当 i ≠ j 时 … $$∂σ(z_j)/∂z_i$$ … 代入公式：$$∂σ(z_j)/∂z_i = …$$": the same
+            # expression worked out further, words between, is still in its case
+            here = subject[1]
+        if here is not None and not hidden and key:
+            subject = (key, here, block.offset(0))
         if not hidden:  # inline math in the prose is read in its sentence's case, no further
             condition = here
         try:
@@ -1155,6 +1166,25 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
     if assumed is not None:
         assumed += b.assumed
     return b.chains
+
+
+#: Words that close a case split: the derivation goes on for every index again.
+_BOTH_CASES = re.compile(r"统一|综上|合并|两种情况|二者|both cases|two cases|combin|together|"
+                         r"in general|general form|summar", re.IGNORECASE)
+
+
+def _subject(block: Math, rows: Sequence[Row]) -> str:
+    """The expression a display works out (its first row's left side, or the expression it
+    shows alone before its case label), braces and spaces aside — "" when it starts with a
+    relation."""
+    if not rows:  # "$$∂σ(z_j)/∂z_i (当 i ≠ j)$$"
+        text = re.split(r"\(\s*(?:当|若|如果|if|when|for)|\\quad|\\text", block.text)[0]
+    elif rows[0].pieces[0] is None or not rows[0].pieces[0].toks:
+        return ""
+    else:
+        toks = rows[0].pieces[0].toks
+        text = block.text[toks[0].start:toks[-1].end]
+    return re.sub(r"[{}\s]|\\(?:left|right)\b", "", text)
 
 
 _CASE = re.compile(r"\$+\s*([^$]{1,300}?)\s*\$+|(?<![\\a-zA-Z_{])([a-z]\s*(?:=|≠|!=|\\neq?|\\not\s*=)"
@@ -1186,7 +1216,7 @@ CORRECT_CLASS = re.compile(
     r"class)\b[^.。]{0,80}?(?:hot|equal\s+to\s+1\b|=\s*1\b|is\s+1\b)|"
     # "with true class $c$": no verb, so only a letter that names an index
     r"(?<![A-Za-z])(?:correct|true|target|ground[- ]truth)\s+(?:class|category)\s+([cjklmnr])\b"
-    r"(?!\s*[_^=(])",
+    r"(?!\s*[_^=]|\()",  # (c(x) is a function; "class c (one-hot encoded as y)" is c)
     re.IGNORECASE)
 
 

@@ -214,8 +214,10 @@ def _whole_scores(e: Expr) -> Expr:
         return e
     # (the entries x_j of Σ_j e^{x_j} and max(z) stay as they are)
     held = {f: Dummy() for f in e.atoms(AppliedUndef, Indexed) if f.has(x)}
-    entry = e.xreplace(held).xreplace({x: IndexedBase("x")[ROW]}).xreplace(
-        {d: f for f, d in held.items()})
+    bare = e.xreplace(held)
+    if x not in bare.free_symbols:
+        return e  # e^{x_i}/Σ_i e^{x_i}: entries only, no whole vector
+    entry = bare.xreplace({x: IndexedBase("x")[ROW]}).xreplace({d: f for f, d in held.items()})
     return EntryVector(entry)
 
 
