@@ -614,6 +614,13 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
      r"or a name the note did not define\?$", "期望 E[…]（或方差 D(…)）旁边的字母 E（或 D）：是笔误，还是笔记没有定义的名字？"),
     (r"^'=' after a case split: which expression it goes on from \(the split's left side or "
      r"one branch\), the words say$", "分情况之后的 “=”：接着哪个式子（分情况的左边还是某一分支），要看文字"),
+    (r"^(.+): its index is also the name of a vector of the note$",
+     r"\1：它的下标同时是笔记中一个向量的名字"),
+    (r"^softmax\(…\) as a whole vector against something that is not one: vector algebra is "
+     r"not checked$", "整个向量 softmax(…) 与不是向量的量相比：不检查向量运算"),
+    (r"^the words before it speak of the sigmoid: the output here may not be the softmax's$",
+     "前文说的是 sigmoid：这里的输出可能不是 softmax 的输出"),
+    (r"^the left side of '=' is the word «(.+)», not math$", r"“=” 的左边是文字「\1」，不是公式"),
     (r"^a slice of a matrix \(S_\{:,:j\}\): matrix algebra is not checked$",
      "矩阵切片（S_{:,:j}）：不检查矩阵运算"),
     (r"^(.+) beside a column product x\^\\top y: an outer product \(a matrix\): matrix "

@@ -101,6 +101,18 @@ UNSUPPORTED: dict[str, str] = {
     r"a product of two vectors; expected the dot product": "products of bold matrices, P Q Kᵀ",
     r"'=' after a case split": "a display going on with '=' after a case split's branches "
     "(from the split's left side, or one branch: the words say)",
+    r"the left side of '=' is the word": "an inline '= …' whose left side is a word of the "
+    "sentence (\"sum $=3.03$\")",
+    r"its index is also the name of a vector of the note": "an index written with the label's "
+    "own letter (ŷ_y beside the one-hot y)",
+    r"unexpected relation '∈'": "set-builder notation, {p ∈ ℝ^K : p_k ≥ 0, …}",
+    r"a condition in a subscript here": "a limit written as an operator with its condition "
+    "below, \\mathop{lim}\\limits_{β → +∞} (limits are not checked)",
+    r"unexpected 'cdot'; expected an expression": "a function with a dot for its argument, "
+    "g(\\cdot) = …",
+    r"unexpected relation '≠'; expected '&'": "a case label in math letters without '&', "
+    "0 \\; for\\; i \\neq j",
+    r"unexpected '\*'; expected": "a star as a subscript, q_*(x) (the optimal value)",
 }
 
 #: Places where the note's own LaTeX is broken or means something other than mathematics:
@@ -116,6 +128,8 @@ BROKEN: dict[tuple[str, int], str] = {
     ("ecom-ce-chain-rule-batch", 12): "a // code comment inside the math",
     **{("book-ch63-sdpa-why-sqrt-dk", n): r"\T, \mat: the book's own macros, defined "
        "outside the file" for n in (19, 29, 46, 110, 116, 125)},
+    ("stats-se-variance-xty-trace", 16): r"\tp, \Tr, \E, \Var: the page's own macros, defined "
+    "in its MathJax setup",
     ("bullet-notes-transformer-prove-inline", 23): r"\sum_{i=1}^{d_k}=0: a sum with no summand",
     ("bullet-notes-transformer-prove-inline", 40): "N>>d: much greater than, typed as two >",
     ("interview-notes-scaled-softmax-qa", 7): "<W_1h, W_2s>: an inner product written with "

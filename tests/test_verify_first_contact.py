@@ -543,3 +543,241 @@ def test_equals_after_a_part_worked_out_on_its_own(rhs: str) -> None:
     r = verify_text(text, "n.md", numeric=False)
     last = [s for s in r.steps if s.kind == "claim"][-1]
     assert last.status.value == "not-read" and "worked out on its own" in last.note
+
+
+# -- batch 18 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\text{softmax}(z_i)(1 - \\text{softmax}(z_i))", "holds"),
+    ("\\text{softmax}(z_i)(1 + \\text{softmax}(z_i))", "fails"),
+])
+def test_softmax_of_a_letter_names_the_scores(rhs: str, status: str) -> None:
+    # no output letter is defined: softmax(z_i) itself says z holds the scores (beside the
+    # attention formula's softmax of a matrix product, which names no letter)
+    text = ("$$\\text{Attention}(Q,K,V) = \\text{softmax}\\left(\\frac{QK^T}{\\sqrt{d_k}}\\right)V$$"
+            f"\n\n$$\\frac{{\\partial \\,\\text{{softmax}}(z_i)}}{{\\partial z_i}} = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+def _inline_claims(text: str) -> list[tuple[str, str]]:
+    r = verify_text(text, "n.md", numeric=False, inline=True)
+    return [(s.rhs_source, s.status.value) for s in r.steps if s.kind == "claim"]
+
+
+@pytest.mark.parametrize("words,status", [
+    ("sum", "not-read"),        # the word is the left side: 1 = 3.0281 would be a false fail
+    ("so", "fails"),            # "so $= …$" goes on from the value before: 1 ≠ 3.0281
+    ("", "fails"),
+])
+def test_an_inline_equals_after_a_word(words: str, status: str) -> None:
+    text = f"Row 2: $e^{{0.7071}}=2.0281$, $e^{{0}}=1$, {words} $=3.0281$. Weights follow.\n"
+    assert _inline_claims(text)[-1] == ("3.0281", status)
+
+
+@pytest.mark.parametrize("value,status", [("7.389/62.987", "holds"),
+                                          ("54.598/62.987", "fails")])
+def test_an_entry_named_by_a_class_letter_defines_that_entry(value: str, status: str) -> None:
+    # p_A over the tokens {A, B, C} is one entry: p_B is not p_A's value under another name
+    # (p_B = 7.389/62.987 was a false fail: "= 54598/62987"); what p_B is, is not read
+    text = f"Normalize:\n\n- $p_A = 54.598/62.987 = 0.8668$\n- $p_B = {value} = 0.1173$\n"
+    assert _inline_claims(text)[1:] == [(value, "not-checked"), ("0.1173", status)]
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("-\\log \\hat{y}_{y}", "not-read"),   # the class y the label's letter also names
+    ("-\\sum_k y_k \\log y_k", "fails"),    # the label's own entropy: the wrong twin
+    ("-\\sum_k y_k \\log \\hat{y}_k", "holds"),
+])
+def test_an_index_that_is_the_labels_own_letter(rhs: str, status: str) -> None:
+    # ŷ_y with the one-hot label y: was a false fail "= −Σ t_k log y_k, not −log y_t"
+    text = ("$$\\hat{y}_i = \\frac{\\exp(o_i)}{\\sum_{k}\\exp(o_k)}$$\n\n"
+            f"$$l(y, \\hat{{y}}) = -\\sum_i y_i \\log \\hat{{y}}_i = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("math,kind", [("i=\\text{ix}", "condition"),
+                                       ("k \\neq \\text{target}", "condition"),
+                                       ("i = \\text{ix} + 1", "claim")])
+def test_an_index_against_a_class_named_by_a_word(math: str, kind: str) -> None:
+    # "只有 $i=\text{ix}$ 那一项非零": which term survives, not a claim that fails
+    r = verify_text(f"求和式中只有 ${math}$ 那一项非零。\n", "n.md", numeric=False, inline=True)
+    assert [s.kind for s in r.steps] == [kind]
+
+
+@pytest.mark.parametrize("words,rhs,status", [
+    ("而 softmax 的雅可比矩阵为", "a_i(\\delta_{ij} - a_j)", "holds"),
+    ("而 softmax 的雅可比矩阵为", "a_i(\\delta_{ij} + a_j)", "fails"),
+    ("The Jacobian of the softmax is", "a_j(\\delta_{ij} - a_i)", "holds"),
+    # words that name no softmax: what a is, nothing says — not judged
+    ("The Jacobian of the activation is", "a_i(\\delta_{ij} - a_j)", "not-checked"),
+])
+def test_a_lone_jacobian_the_words_call_softmaxs(words: str, rhs: str, status: str) -> None:
+    # ∂a_i/∂z_j with a and z defined by no formula: the words before it say whose it is
+    text = f"{words}\n\n$$\\frac{{\\partial a_i}}{{\\partial z_j}} = {rhs}$$\n"
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\operatorname{Var}(S)=E[S^2]-(E[S])^2", "holds"),
+    ("\\operatorname{Var}(S)=2E[S^2]", "fails"),
+])
+def test_inline_math_is_in_its_own_sentences_case(claim: str, status: str) -> None:
+    # the case an earlier sentence named (当 i ≠ j 时) does not hold the definition of S in
+    # the next one: under it, S := q·k was not recorded and Var(S) was not read
+    text = ("各维度相互独立，均值为 0、方差为 1，即当 $i\\ne j$ 时，$E[q_iq_j]=0$。这些条件更宽松。\n"
+            f"2. **正式证明**\n令 $S=q\\cdot k=\\sum_{{i=1}}^{{d}}q_i k_i$，则 ${claim}$。\n")
+    r = verify_text(text, "n.md", numeric=False, inline=True)
+    assert [s.status.value for s in r.steps if s.lhs_source.startswith("\\operatorname")] \
+        == [status]
+
+
+_TWO_J = ("Suppose we define\n\n$$q_i = \\frac{{e^{{z_i}}}}{{\\sum_i e^{{z_i}}}}$$\n\n"
+          "and construct a cross-entropy loss $J = -\\sum_i p_i \\log{{q_i}}$. {slip}\n\n"
+          "\\begin{{align*}} J&=-\\sum_{{j=1}}^np_jz_j+\\sum_{{j=1}}^np_j\\log\\left(\\sum_{{k=1}}^ne^{{z_k}}"
+          "\\right)\\\\ &=-\\sum_{{j=1}}^np_jz_j+\\log\\left(\\sum_{{k=1}}^ne^{{z_k}}\\right) \\end{{align*}}\n")
+
+
+@pytest.mark.parametrize("slip,status", [
+    # "the derivative of $J = p_i log q_i$" (the asker's slip) names what is differentiated,
+    # it gives J no new value (J built from the slip was a false fail)
+    ("If we take the derivative of $J = p_i\\log{q_i}$, how?", ["holds", "needs-undeclared"]),
+    ("Then we redefine $J = p_i\\log{q_i}$.", ["fails", "needs-undeclared"]),
+    ("No slip here.", ["holds", "needs-undeclared"]),  # Σ p_j = 1 is needed and not said
+    ("The sum of the probabilities $p_j$ is equal to $1$.", ["holds", "holds-given"]),
+    ("The probabilities $q_j$ sum to 1.", ["holds", "needs-undeclared"]),  # softmax's: always
+])
+def test_a_name_the_prose_gives_two_values(slip: str, status: list[str]) -> None:
+    r = verify_text(_TWO_J.format(slip=slip), "n.md", numeric=False)
+    assert [s.status.value for s in r.steps if s.location.line == 7] == status
+
+
+@pytest.mark.parametrize("words,status", [
+    ("This code generates unit-normal inputs $Q, K$, independent of each other.",
+     "holds-given"),
+    ("This code generates unit-normal inputs $Q, K$. We assume $A$ and $V$ are independent.",
+     "needs-undeclared"),  # A and V, not Q and K: q ⟂ k is not said (was a false hold)
+    ("This code generates inputs $Q, K$, independent of each other.", "needs-undeclared"),
+])
+def test_unit_normal_and_whose_independence(words: str, status: str) -> None:
+    text = f"$A = Q K^T$\n\n{words}\n\n$$\\mathbb{{E}}((Q_{{ij}} K_{{kj}})^2) = 1$$\n"
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == [status]
+
+
+@pytest.mark.parametrize("last,status", [("q_i", "holds"), ("1-q_i", "fails")])
+def test_an_environment_inside_a_paragraph(last: str, status: str) -> None:
+    # "as: \begin{align*} … \end{align*} in accordance with the claim" (Math.SE): MathJax
+    # shows the environment as a display, wherever in the paragraph it stands
+    text = ("$$q_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n"
+            "From (1) we obtain the derivation with respect to $z_i$ as: \\begin{align*} "
+            "\\frac{d}{dz_i}\\log\\left(\\sum_{k=1}^ne^{z_k}\\right) &=\\frac{e^{z_i}}"
+            f"{{\\sum_{{k=1}}^ne^{{z_k}}}}\\\\ &\\,\\,\\color{{blue}}{{={last}}} \\end{{align*}} "
+            "in accordance with the claim.\n")
+    assert _claims(text) == ["holds", status]
+
+
+
+# -- batch 20 ----------------------------------------------------------------------------
+
+_SHIFTED = ("$$p_i = \\frac{{e^{{z_i}}}}{{\\sum_j e^{{z_j}}}}$$\n\nFor any constant $c$:\n\n"
+            "$${claim}$$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\mathrm{softmax}(\\mathbf{z}) = \\mathrm{softmax}(\\mathbf{z} - c)", "holds"),
+    ("\\mathrm{softmax}(\\mathbf{z}) = \\mathrm{softmax}(2\\mathbf{z} - c)", "fails"),
+    ("\\text{softmax}(z - \\max(z))_i = p_i", "holds"),
+    ("\\text{softmax}(z + c)_i = \\frac{e^{z_i}}{\\sum_j e^{z_j + c}}", "fails"),
+    ("\\text{softmax}(z) = \\frac{e^{z - \\max(z)}}{\\sum_j e^{z_j - \\max(z)}}", "holds"),
+    ("\\text{softmax}(z) = \\frac{e^{z}}{\\sum_j e^{z_j - \\max(z)}}", "fails"),
+    # softmax(2z) was read as softmax(z) (a false hold); softmax(z/T) with T unsaid: unjudged
+    ("\\text{softmax}(2\\mathbf{z})_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}", "fails"),
+    ("\\text{softmax}(\\mathbf{z}/T)_i = p_i", "not-checked"),
+    ("\\text{softmax}(z) = p_i", "not-checked"),  # a vector against an entry
+])
+def test_softmax_of_a_shifted_or_scaled_vector(claim: str, status: str) -> None:
+    assert _claims(_SHIFTED.format(claim=claim)) == [status]
+
+
+@pytest.mark.parametrize("first,second,status", [
+    ("\\hat{y}_k(1-\\hat{y}_i)", "-\\hat{y}_i \\cdot \\hat{y}_k", ["holds", "holds"]),
+    ("-\\hat{y}_i \\cdot \\hat{y}_k", "\\hat{y}_k(1-\\hat{y}_i)", ["fails", "fails"]),
+])
+def test_cases_in_braced_array_cells(first: str, second: str, status: list[str]) -> None:
+    # {\text { if } k=i} (a converter's braces around every cell): each row's case
+    text = ("$$\\hat{y} = \\text{softmax}(\\theta)$$\n\n$$\n\\frac{\\partial \\hat{y}_k}"
+            "{\\partial \\theta_{i}}=\\left\\{\\begin{array}{ll}\n"
+            f"{{{first}}} & {{\\text {{ if }} k=i}} \\\\\n{{{second}}} & {{\\text {{ if otherwise }}}}"
+            "\n\\end{array}\\right.\n$$\n")
+    assert _claims(text) == status
+
+
+@pytest.mark.parametrize("last,status", [("= -\\sum_{i=1}^{n}y_{i}x_{i} + \\log\\sum_{j=1}^{n}"
+                                          "e^{x_{j}}", "holds-given"),
+                                         ("= -\\sum_{i=1}^{n}y_{i}x_{i}", "fails")])
+def test_newline_breaks_rows(last: str, status: str) -> None:
+    text = ("$$\\hat{y}_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}}$$ with one-hot $y$.\n\n$$\n"
+            "L=-\\sum_{i=1}^{n}y_{i}\\log\\hat{y}_{i}\\newline\n"
+            "=-\\sum_{i=1}^{n}y_{i}\\log\\frac{e^{x_{i}}}{\\sum_{j=1}^{n}e^{x_{j}}} \\newline\n"
+            f"{last}\n$$\n")
+    assert _claims(text) == ["holds", status]
+
+
+@pytest.mark.parametrize("words,status", [
+    ("2. sigmoid+cross entropy：将sigmoid公式代入cross entropy，可得如下公式。", "not-checked"),
+    ("将softmax公式代入cross entropy，可得如下公式。", "fails"),
+])
+def test_a_part_about_the_sigmoid(words: str, status: str) -> None:
+    # ŷ_i is the sigmoid's output there: substituting 1/(1+e^{−x_i}) is no false step
+    text = ("$$\\hat{y}_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}}$$\n\n"
+            f"{words}\n\n$$\nL=-\\sum_{{i=1}}^{{n}}y_{{i}}\\log\\hat{{y}}_{{i}}\\\\\n"
+            " =-\\sum_{i=1}^{n}y_{i}\\log\\frac{1}{1+e^{-x_{i}}}\n$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("value,status", [("5.00", "holds"), ("5.10", "fails")])
+def test_a_worked_matrix_to_the_decimals_written(value: str, status: str) -> None:
+    # 0.333·10 + 0.333·5 = 4.995: the author computed with 1/3 and wrote 5.00
+    text = ("$$\nO = \\begin{pmatrix} 0.456(10) + 0.225(0) + 0.320(5) \\\\ 0.333(10) + 0.333(0)"
+            f" + 0.333(5) \\end{{pmatrix}} = \\begin{{pmatrix}} 6.16 \\\\ {value} \\end{{pmatrix}}\n$$\n")
+    assert _claims(text) == [status]
+
+
+# -- batch 21 ----------------------------------------------------------------------------
+
+def test_where_after_a_relation_defines() -> None:
+    # softmax(s/√d_k) = softmax(s/T) where T = √d_k: T is defined there, though the first
+    # relation of the row already wrote it (read as a claim, it "failed")
+    text = ("$$\\text{softmax}\\left(\\frac{\\mathbf{s}}{\\sqrt{d_k}}\\right) = "
+            "\\text{softmax}\\left(\\frac{\\mathbf{s}}{T}\\right) \\text{ where } T = \\sqrt{d_k}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps if s.lhs_source.strip() == "T"] == ["definition"]
+
+
+@pytest.mark.parametrize("words,status", [
+    ("For a single sample with true class $c$ (one-hot encoded as $\\mathbf{y}$):", "holds-given"),
+    ("For a single sample with a one-hot label $\\mathbf{y}$:", "fails"),
+])
+def test_a_true_class_named_before_a_parenthesis(words: str, status: str) -> None:
+    # "true class $c$ (one-hot …)": c is the class (the parenthesis is no function call)
+    text = ("$$\\hat{\\pi}_k = \\frac{e^{z_k}}{\\sum_{j=1}^{K} e^{z_j}}$$\n\n"
+            f"{words}\n\n$$\\mathcal{{L}} = -\\log \\hat{{\\pi}}_c = -\\sum_{{k=1}}^{{K}} y_k "
+            "\\log \\hat{\\pi}_k$$\n")
+    assert _claims(text) == [status]
+
+
+_SAME_EXPRESSION = (
+    "$$\\sigma(z_i) = \\frac{{e^{{z_i}}}}{{\\sum_{{k=1}}^n e^{{z_k}}}}$$\n\n"
+    "2.当 $i \\neq j$时，这种情况指的是输入是$z_j$，但是对$z_i$求导。\n\n"
+    "$$\\frac{{\\partial \\sigma(z_j)}}{{\\partial z_i}} (当i \\neq j)$$\n\n"
+    "这种情况下，分子的导数为0。{words}\n\n"
+    "$$\\frac{{\\partial \\sigma(z_j)}}{{\\partial{{z_i}}}} = - \\frac{{e^{{z_j}} \\cdot e^{{z_i}}}}"
+    "{{(\\sum_{{k=1}}^n e^{{z_k}})^2}}$$\n")
+
+
+@pytest.mark.parametrize("words,status", [
+    ("代入公式：", "holds"),          # the expression of the case, worked out: in its case
+    ("将两种情况进行统一：", "fails"),  # the split is over: the claim is for every i, j
+])
+def test_a_case_goes_on_for_its_expression(words: str, status: str) -> None:
+    assert _claims(_SAME_EXPRESSION.format(words=words)) == [status]

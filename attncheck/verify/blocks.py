@@ -618,6 +618,8 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
             if at >= 0:
                 out.append(Problem(where.offset(at),
                                    "display math opened by '$$' is never closed; expected '$$'"))
+    if not heading and "\\begin" in raw:
+        out = sorted(out + _bare_environments(raw, where), key=lambda e: e.start)
     if heading:  # "### 1\. Softmax": Markdown's escapes go (math keeps its backslashes)
         from markdown_it.common.utils import unescapeAll
 
@@ -626,6 +628,32 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
         out.append(Heading(start, title, anchors, level=heading))
     elif raw.strip():
         out.append(Prose(start, raw, anchors))
+    return out
+
+
+_BARE_ENV = re.compile(r"\\begin\s*\{(?P<env>(?:equation|align|gather|multline|eqnarray|flalign)"
+                       r"\*?)\}")
+
+
+def _bare_environments(raw: str, where: _Anchored) -> list[Event]:
+    """``as: \\begin{align*} … \\end{align*} in accordance with …``: an environment inside a
+    paragraph, outside any $…$, which MathJax shows as a display (Math.SE, MathJax blogs) —
+    one without a $ of its own, whose rows Markdown has left as written."""
+    out: list[Event] = []
+    taken: list[tuple[int, int]] = []
+    for m in _BARE_ENV.finditer(raw):
+        before = raw[:m.start()]
+        if before.count("$") % 2 or before.rstrip().endswith("$") or \
+                any(a <= m.start() < b for a, b in taken):
+            continue  # inside $…$ or right after $$: dollarmath's already
+        end = raw.find(f"\\end{{{m.group('env')}}}", m.end())
+        if end < 0 or "$" in raw[m.start():end]:
+            continue
+        stop = end + len(m.group("env")) + 6
+        body = raw[m.start():stop]
+        out.append(Math(where.offset(m.start()), body, _sub_anchors(where, m.start(), body),
+                        display=True))
+        taken.append((m.start(), stop))
     return out
 
 

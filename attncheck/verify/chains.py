@@ -151,6 +151,8 @@ class Step:
     #: numbers the note gave a dimension before this step (d_k = 64): the example's values,
     #: for a step that holds at them and not for every d_k (√d_k = 8)
     values: tuple[tuple[Expr, Expr], ...] = ()
+    #: the words before the display, for every row of it (``lead`` is the first row's only)
+    context: str = ""
 
 
 @dataclass(frozen=True)
@@ -330,6 +332,13 @@ def _names(e: Expr) -> set[str]:
         {type(f).__name__ for f in e.atoms(AppliedUndef)}
 
 
+def _names_one_entry(index: Symbol) -> bool:
+    """An index that names one entry, not any: a class's capital letter or word (p_A over the
+    tokens {A, B, C}, p_{\\text{dog}}), where i, j, k range over all entries."""
+    name = index.name
+    return name[:1].isupper() or (len(name) >= 3 and name.isalpha())
+
+
 def _substitute_once(e: Expr, aliases: Sequence[tuple[Expr, Expr]]) -> Expr:
     for name, value in reversed(aliases):
         if isinstance(name, Indexed):
@@ -338,7 +347,8 @@ def _substitute_once(e: Expr, aliases: Sequence[tuple[Expr, Expr]]) -> Expr:
             def repl(x: Indexed, idx: tuple[Expr, ...] = idx, value: Expr = value) -> Expr:
                 if len(x.indices) != len(idx):
                     return x
-                if not all(isinstance(a, Symbol) for a in idx):  # Y_{11} := 1: that entry only
+                if not all(isinstance(a, Symbol) and not _names_one_entry(a) for a in idx):
+                    # Y_{11} := 1, p_A := 54.598/62.987: that entry only
                     return value if tuple(x.indices) == tuple(idx) else x
                 return value.xreplace(dict(zip(idx, x.indices)))
 
@@ -429,6 +439,36 @@ _PREMISE = re.compile(r"(已知|由于|因为|假设|假定|given|since|because|
                       r"\s*(that)?\s*[:：,，]?\s*$", re.IGNORECASE)
 
 
+#: The words an inline "= …" may follow and still go on with the chain before it ("so
+#: $= 3$", "，即 $= …$"); any other word just before it is its left side ("sum $=3.03$").
+_GOES_ON = re.compile(r"(?:^|\b)(?:so|thus|hence|then|therefore|and|which|i\.e\.|that is|is|are|"
+                      r"equals?|becomes?|gives?|giving|yields?|get|obtain|we have|or)$|"
+                      r"(?:所以|因此|于是|故|即|则|得到?|有|为|可得|从而|也就是|化简|等于|再)$",
+                      re.IGNORECASE)
+
+
+def _left_in_words(lead: str) -> str:
+    """The word an inline math's leading relation has as its left side ("sum" in "$e^0 = 1$,
+    sum $=3.03$"), or "" where the words before it go on with the chain (or there are none)."""
+    if lead.count("$") % 2:  # "$a = b$ ⏎ $= c$" (the lead stops inside the math before)
+        return ""
+    tail = lead.rpartition("$")[2]
+    if "\n" in tail.strip() or tail.rstrip().endswith((":", "：")):
+        return ""  # words on a line before, or a colon that introduces the math
+    tail = tail.strip(" \t,，;；")
+    words = re.findall(r"[^\W\d_]+\.?", tail)
+    if not words or _GOES_ON.search(tail):
+        return ""
+    return words[-1]
+
+
+#: Words just before inline math that make it what is differentiated ("the derivative of
+#: $J = …$", "对 $L = …$ 求导"), not a definition.
+_WHAT_IS_DIFFERENTIATED = re.compile(
+    r"(?:\b(?:derivative|gradient|differentiat\w*|partials?)\b[^$.。]{0,30}\b(?:of|for)|对)\s*$",
+    re.IGNORECASE)
+
+
 def _defines_next(lead: str) -> bool:
     """The words before a display say it defines ("令", "let", "where", "we define"): in the
     last clause, and not already spent on an inline equation after them ("令 $p_i = …$。"
@@ -486,6 +526,8 @@ class _Builder:
         self.seen_letters: set[str] = set()
         #: names whose only definition so far could not be read (z = QKᵀ): not yet known
         self.vague: set[str] = set()
+        #: the words before the block being read
+        self.context = ""
         #: names a definition of this block wrote on its right for the first time
         #: (E = y_1 + y_2 ⏎ y_1 = s_1 s_2: y_1 is defined in turn)
         self.introduced: tuple[Math | None, set[str]] = (None, set())
@@ -549,6 +591,7 @@ class _Builder:
             self.close()
             self.last = None if hidden else self.last_shown
         self.hidden = hidden
+        self.context = lead_words
         if len(rows) >= 2 and _is_case_row(rows[0]):
             # $$ if\ s = i, \\ = … $$, `i = j 时：\\ ∂p_i/∂z_j &= …`: the case the rows
             # below are in, said inside the math
@@ -576,7 +619,13 @@ class _Builder:
             if held is not None:
                 self.close()
                 self.last = held
-        if continues and not hidden and condition is None and self.block_condition is None and \
+        named = _left_in_words(lead_words) if continues and not (
+            block.display or block.alone or hidden) else ""
+        if named:
+            # "$e^{0}=1$, sum $=3.0281$": the inline '=' has a word as its left side, not the
+            # value before it
+            self._go_on_from_nothing(f"the left side of '=' is the word «{named}», not math")
+        elif continues and not hidden and condition is None and self.block_condition is None and \
                 self.current and self.current[-1].condition:
             # "所以带入 &= …" after a display that ended in the branches of a case split: which
             # expression the "=" goes on from (the split's left side, the sum it splits, or
@@ -709,7 +758,7 @@ class _Builder:
             step = Step(left, right, symbol, kind, reason, step_text, step_cond,
                         premise if kind == "follows" else None, lead, tuple(self.aliases),
                         self._restates(left) if kind == "claim" and n == 0 else None,
-                        tuple(self.values.items()))
+                        tuple(self.values.items()), self.context)
             if kind == "follows" and premise is not None:
                 self._premise_is_a_condition(premise, left)
             premise = None
@@ -866,8 +915,14 @@ class _Builder:
             # L = P(y|x) = p^y (1-p)^{1-y}: this L is a likelihood, and L_{CE} stays the loss
             name = LIKELIHOOD
             self.parser.likelihood = True
+        value = substitute(value, self.aliases)
+        if self.hidden and any(n == name for n, _ in self.aliases) and \
+                _WHAT_IS_DIFFERENTIATED.search(step.lead[-80:]):
+            # "a loss $J = −Σ_i p_i \log q_i$ … If we take the derivative of $J = p_i \log q_i$":
+            # what the sentence differentiates, not a new value of J
+            return
         # the note's loss is its own (−(1/M) Σ …, −log p_c …): later steps use its definition
-        self.aliases.append((name, substitute(value, self.aliases)))
+        self.aliases.append((name, value))
         self.parser.defined.add(_name_key(name))
 
     def _assumptions(self, block: Math, row: Row) -> None:
@@ -1073,16 +1128,31 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
     b = _Builder(notation, inline)
     b.headings = headings
     condition = None
+    subject: tuple[str, Any, int] | None = None  # the expression a case was worked out for
     for n, block in enumerate(blocks):
         rows, _ = rows_of(block)
         lead = leads[n] if n < len(leads) else ""
         # displays with no prose between them stay in the case the last prose named, and so
         # does a display that goes on with "= …" after words that name no other case
-        found = (_other_class(lead, correct) or lead_condition(lead, b.parser)
+        # inline math inside a sentence is in the case that sentence names, not one an
+        # earlier sentence of the paragraph named ("当 $i≠j$ 时，…。⏎令 $S = …$")
+        said = lead if block.display or block.alone else \
+            re.split(r"(?<=[.。;；!?！？])\s", lead.strip())[-1]
+        found = (_other_class(lead, correct) or lead_condition(said, b.parser)
                  or _cross_terms(lead, rows)) if lead.strip() else condition
         goes_on = bool(rows) and rows[0].pieces[0] is None
         hidden = not (block.display or inline)
         here = condition if found is None and goes_on else found
+        key = _subject(block, rows)
+        if _BOTH_CASES.search(lead):
+            subject = None  # "将两种情况进行统一", "combining both cases": the case split ends
+        if here is None and not hidden and subject is not None and key == subject[0] and \
+                not any(subject[2] < h < block.offset(0) for h in headings):
+            # "2. 当 i ≠ j 时 … $$∂σ(z_j)/∂z_i$$ … 代入公式：$$∂σ(z_j)/∂z_i = …$$": the same
+            # expression worked out further, words between, is still in its case
+            here = subject[1]
+        if here is not None and not hidden and key:
+            subject = (key, here, block.offset(0))
         if not hidden:  # inline math in the prose is read in its sentence's case, no further
             condition = here
         try:
@@ -1096,6 +1166,25 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
     if assumed is not None:
         assumed += b.assumed
     return b.chains
+
+
+#: Words that close a case split: the derivation goes on for every index again.
+_BOTH_CASES = re.compile(r"统一|综上|合并|两种情况|二者|both cases|two cases|combin|together|"
+                         r"in general|general form|summar", re.IGNORECASE)
+
+
+def _subject(block: Math, rows: Sequence[Row]) -> str:
+    """The expression a display works out (its first row's left side, or the expression it
+    shows alone before its case label), braces and spaces aside — "" when it starts with a
+    relation."""
+    if not rows:  # "$$∂σ(z_j)/∂z_i (当 i ≠ j)$$"
+        text = re.split(r"\(\s*(?:当|若|如果|if|when|for)|\\quad|\\text", block.text)[0]
+    elif rows[0].pieces[0] is None or not rows[0].pieces[0].toks:
+        return ""
+    else:
+        toks = rows[0].pieces[0].toks
+        text = block.text[toks[0].start:toks[-1].end]
+    return re.sub(r"[{}\s]|\\(?:left|right)\b", "", text)
 
 
 _CASE = re.compile(r"\$+\s*([^$]{1,300}?)\s*\$+|(?<![\\a-zA-Z_{])([a-z]\s*(?:=|≠|!=|\\neq?|\\not\s*=)"
@@ -1127,7 +1216,7 @@ CORRECT_CLASS = re.compile(
     r"class)\b[^.。]{0,80}?(?:hot|equal\s+to\s+1\b|=\s*1\b|is\s+1\b)|"
     # "with true class $c$": no verb, so only a letter that names an index
     r"(?<![A-Za-z])(?:correct|true|target|ground[- ]truth)\s+(?:class|category)\s+([cjklmnr])\b"
-    r"(?!\s*[_^=(])",
+    r"(?!\s*[_^=]|\()",  # (c(x) is a function; "class c (one-hot encoded as y)" is c)
     re.IGNORECASE)
 
 

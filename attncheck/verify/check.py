@@ -98,6 +98,7 @@ from attncheck.verify.parse import (
     SOFTMAX_BASES,
     XI,
     EntryMatrix,
+    EntryVector,
     JacobianOf,
     Notation,
     ParseProblem,
@@ -105,7 +106,7 @@ from attncheck.verify.parse import (
     index_symbol,
     matrix_entries,
 )
-from attncheck.verify.prose import INDEPENDENT_WORDS, read_assumptions
+from attncheck.verify.prose import INDEPENDENT_WORDS, independence_of_others, read_assumptions
 from attncheck.verify.result import (
     DerivationResult,
     ReadNote,
@@ -986,9 +987,12 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
     lhs, rhs = _at_written_size(lhs, rhs), _at_written_size(rhs, lhs)
     lhs, rhs = _jacobian_entries(lhs, rhs), _jacobian_entries(rhs, lhs)
     lhs, rhs = matrix_entries(lhs, rhs)
+    if isinstance(lhs, EntryVector) or isinstance(rhs, EntryVector):
+        raise UnsupportedExpression("softmax(…) as a whole vector against something that is "
+                                    "not one: vector algebra is not checked")
     for side in (lhs, rhs):
         if not isinstance(side, VectorLiteral) and side.has(VectorLiteral, JacobianOf,
-                                                            EntryMatrix):
+                                                            EntryMatrix, EntryVector):
             raise UnsupportedExpression("a written-out vector or matrix inside an expression: "
                                         "vector and matrix algebra is not checked")
     if isinstance(lhs, VectorLiteral) or isinstance(rhs, VectorLiteral):
@@ -1205,7 +1209,8 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
         return _recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: too deeply nested",
                          n, dset, model)
     if status is StepStatus.FAILS and (_within_written_decimals(lhs, rhs, step) or (
-            checker == "decimals" and _within_written_decimals(residual, S.Zero, step))):
+            checker == "decimals" and _within_written_decimals(residual, S.Zero, step)) or (
+            isinstance(residual, VectorLiteral) and _entries_within_decimals(residual, step))):
         status, needs, checker = StepStatus.HOLDS, (frozenset(),), "decimals"
     if status is StepStatus.FAILS and step.values and residual.free_symbols and \
             {str(s) for s in residual.free_symbols} <= {str(s) for s, _ in step.values}:
@@ -1237,6 +1242,13 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             # where the label's 1 is) the note says in words verify does not read
             return refused(f"{', '.join(worded)} names an entry by a word: which index it is, "
                            "verify did not read")
+        if _SIGMOID_WORDS.search(step.context[-200:]) and not re.search(
+                r"softmax", step.context[-200:], re.IGNORECASE) and any(
+                str(x.base.label) == "y" for x in (lhs - rhs).atoms(Indexed)):
+            # "2. sigmoid + cross entropy：将 sigmoid 公式代入…": ŷ_i is the sigmoid's output
+            # in this part, not the softmax's that verify read it as
+            return refused("the words before it speak of the sigmoid: the output here may "
+                           "not be the softmax's")
         if step.restates is not None:
             # δ_i := −(a_i − y_i) under one heading, δ_i = a_i(1 − a_i)(y_i − a_i) under
             # the next (another cost), or S rescaled in place before "S = QK^T": a name
@@ -1379,6 +1391,20 @@ def _within_written_decimals(lhs: Expr, rhs: Expr, step: Step) -> bool:
     return False
 
 
+#: Words naming the sigmoid (the logistic function), in English and Chinese.
+_SIGMOID_WORDS = re.compile(r"sigmoid|logistic|逻辑回归|逻辑斯蒂|二分类", re.IGNORECASE)
+
+
+def _entries_within_decimals(residual: VectorLiteral, step: Step) -> bool:
+    """A worked example's matrix, entry by entry (0.333·10 + 0.333·5 = 5.00, the author
+    computing with 1/3): every entry that is off is a number within the decimals written."""
+    entries = [e for r in residual.args
+               for e in (r.args if isinstance(r, VectorLiteral) else (r,))]
+    off = [e for e in entries if e != 0]
+    return bool(off) and all(isinstance(e, Expr) and e.is_number and
+                             _within_written_decimals(e, S.Zero, step) for e in off)
+
+
 def _slack(side: Expr, decimals: Sequence[re.Match[str]]) -> float:
     """How far ``side`` moves when each written decimal in it moves by a unit in its last
     place (to first order; 0 where a decimal is not found as a number of the expression)."""
@@ -1514,11 +1540,16 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
             text = _math_as_words(e.text)
             found = read_assumptions(text, notation.families, notation.scalars, context=context,
                                      scalars_are_components=not components_written)
+            if independence_of_others(e.text, notation.families):
+                # "we assume $A$ and $V$ are independent": not the families' independence
+                found = [f for f in found if not (isinstance(f.hypothesis, Independent) and
+                                                  f.hypothesis.a in notation.families)]
             for f in found:
                 add(f.hypothesis, source.location(e.offset(0)), f.phrase)
             # "* 各维度的 q_i, k_i 相互独立 / * 均值为 0 / * 方差为 1": items go on the subject
             context = bool(found) and isinstance(e, Prose)
-            m = _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", text)) or _one_hot_lists(text)
+            m = _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", text)) or _one_hot_lists(text) \
+                or _label_sums_to_one(e.text, notation)
             if m:
                 add(_target_sums_to_one(), source.location(e.offset(0)), m.group(0))
             m = CORRECT_CLASS.search(text)
@@ -1562,6 +1593,37 @@ _TARGET_WORDS = re.compile(
     r"(?:the )?(?:rest|others) (?:are|being) (?:0|zeros?)\b|有且(?:仅|只)有一个|其余(?:都|均)?为\s*0|"
     r"(?:label|target|标签)[^.。]{0,40}(?:probability distribution|概率分布|sums? to (?:one|1)|和为\s*1)|"
     r"(?:probability distribution|概率分布)[^.。]{0,30}(?:label|target|标签)", re.IGNORECASE)
+
+
+#: "the sum of the probabilities $p_j$ is equal to 1", "$y_k$ 之和为 1": entries that sum to one.
+_SUM_TO_ONE = re.compile(
+    r"(?:sum|total)\s+of\s+(?:the\s+|all\s+)?(?:probabilit(?:y|ies)|entries|components|elements)"
+    r"[^.。]{0,80}?(?:equal\s+to|equals?|=|is)\s*(?:1|one)\b|\bsums?\s+(?:up\s+)?to\s+(?:1|one)\b|"
+    r"(?:之和|的和|总和|加起来)\s*(?:等于|为|是)\s*1", re.IGNORECASE)
+
+
+def _label_sums_to_one(text: str, notation: Notation) -> re.Match[str] | None:
+    """A sentence saying that the label's entries sum to one, naming the label by its letter
+    ("we use the sum of the probabilities $p_j$ is equal to $1$", p the loss's target) — not
+    the softmax output's, whose entries always do.
+
+    >>> n = Notation(rename={"p": "t", "q": "y"})
+    >>> bool(_label_sums_to_one("the sum of the probabilities $p_j,1\\leq j\\leq n$ is "
+    ...                         "equal to $1$.", n))
+    True
+    >>> bool(_label_sums_to_one("the probabilities $q_j$ sum to 1.", n))
+    False
+    """
+    labels = {k for k, v in notation.rename.items() if v == "t"} or {"t"}
+    outputs = ({k for k, v in notation.rename.items() if v == "y"} | {"y"}) - labels
+    for sentence in re.split(r"(?<=[.。;；!?！？])\s+", text):
+        words = re.sub(r"\$+([^$]*)\$+", lambda m: " " + m.group(1) + " ", sentence)
+        m = _SUM_TO_ONE.search(words)
+        letters = {x for math in re.findall(r"\$+([^$]*)\$+", sentence)
+                   for x in re.findall(r"(?<![A-Za-z\\])([A-Za-z])(?![A-Za-z])", math)}
+        if m and letters & labels and not letters & outputs:
+            return m
+    return None
 
 
 _BIT_LIST = re.compile(r"\[\s*[01](?:\s*,\s*[01])+\s*\]")

@@ -362,6 +362,14 @@ class _Lexer:
             # Gradient, sum, target: a name of several letters, not a product g·r·a·d·i·e·n·t
             self.emit("LETTER", run, i, i + len(run))
             return i + len(run)
+        if in_index and len(run) >= 3 and self.out[-1].kind == "LBRACE" and \
+                _ahead(text, i + len(run), hi).startswith("}") and not _WORD_RE.fullmatch(run) \
+                and set(run) - set("ijklmnc") and (re.search(r"[eou]", run) or (
+                    len(run) >= 4 and re.search(r"[ai]", run))):
+            # (δ_{abc}, x_{ija} stay indices: no word is spelt with a, i alone in three letters)
+            # d_{seq}, p_{true}, y_{pred}: a label written as a word, not indices s·e·q
+            self.emit("LETTER", run, i, i + len(run))
+            return i + len(run)
         digits = re.match(r"[0-9]+(?![0-9.])", _ahead(text, i + len(run), hi))
         if len(run) == 1 and digits and not in_index:
             # x1, c1, W2 written without the underscore: the letter with that index
@@ -414,8 +422,8 @@ class _Lexer:
         if name.endswith("*") and name not in ("operatorname*", "vspace*", "hspace*"):
             name = name[:-1]
             j -= 0
-        if name == "\\":
-            # row break, with an optional [skip]
+        if name in ("\\", "newline", "cr"):
+            # row break, with an optional [skip] (\newline, plain TeX's \cr: the same break)
             sk = re.match(r"\s*\[[^\]\n]{0,20}\]", _ahead(text, j, hi))
             end = j + (sk.end() if sk else 0)
             self.emit("ROWSEP", "\\\\", i, end)
@@ -807,6 +815,34 @@ def _layer_labels(toks: Sequence[Tok]) -> list[Tok]:
 _CASE_LIKE = ("matrix", "array", "aligned", "gathered", "smallmatrix", "split")
 
 
+def _unbraced_cells(toks: list[Tok]) -> list[Tok]:
+    r"""``{\hat y_k(1-\hat y_i)} & {\text{ if } k=i} \\``: cells a converter wrapped whole in
+    braces (Mathpix writes array cells so) — the braces go, so a cell's "if k = i" is read
+    as its case."""
+    out: list[Tok] = []
+    cell: list[Tok] = []
+    for t in toks + [Tok("AMP", "", 0, 0)]:
+        if t.kind in ("AMP", "ROWSEP"):
+            if len(cell) >= 2 and cell[0].kind == "LBRACE" and cell[-1].kind == "RBRACE" and \
+                    _closes_at_end(cell):
+                cell = cell[1:-1]
+            out += cell + ([t] if t.value or t.kind == "ROWSEP" else [])
+            cell = []
+        else:
+            cell.append(t)
+    return out
+
+
+def _closes_at_end(cell: list[Tok]) -> bool:
+    """Whether the cell's first brace is the one its last token closes."""
+    depth = 0
+    for n, t in enumerate(cell):
+        depth += (t.kind == "LBRACE") - (t.kind == "RBRACE")
+        if depth == 0:
+            return n == len(cell) - 1
+    return False
+
+
 def _cases_in_braces(toks: list[Tok]) -> list[Tok]:
     r"""``\left\{ \begin{matrix} a & i=j \\ b & i \neq j \end{matrix} \right.`` (also array,
     aligned, with the condition after a \qquad in parentheses): the cases environment the
@@ -829,7 +865,8 @@ def _cases_in_braces(toks: list[Tok]) -> list[Tok]:
                     (m + 1 == len(toks) or toks[m + 1].kind != "RCURLY"):
                 b, e = toks[n + 1], toks[m]
                 out += [Tok("BEGIN", "cases", b.start, b.end)] + \
-                    _conditions_after_quads(toks[n + 2:m]) + [Tok("END", "cases", e.start, e.end)]
+                    _unbraced_cells(_conditions_after_quads(toks[n + 2:m])) + \
+                    [Tok("END", "cases", e.start, e.end)]
                 n = m + 1
                 continue
         out.append(t)

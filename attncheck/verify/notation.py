@@ -321,11 +321,18 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                 break
     if output is None:  # ∂S_i/∂a_j = ∂/∂a_j (e^{a_i}/Σ_k e^{a_k}): S is that softmax
         output, logits = _differentiated_softmax(rows, _chained(definitions)) or (None, None)
+    lone = None
+    if output is None:
+        lone = _lone_jacobian(rows, {n[0] for _, pieces in definitions
+                                     for n in [_name_of(pieces[0].toks)] if n is not None})  # type: ignore[union-attr]
     if output is None and logits is None and in_loss and "x" not in _chained(definitions):
         logits = in_loss  # (not where the note's own x_1 = g(x_2) would take x's place)
     if output is None and _sigma_is_softmax(rows):
         output = "sigma"
         logits = _inside_sigma(rows)
+    if output is None and logits is None:
+        # ∂softmax(z_i)/∂z_j with no output letter named: softmax's argument is the scores
+        logits = _softmax_argument(rows)
     more_logits: set[str] = set()
     if output is not None:  # e^{a_i}/Σ_k e^{a_k} anywhere: the scores, whatever the letter
         more_logits = {z for block in rows for r in block for p in r.pieces if p
@@ -409,6 +416,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                                       - {"e", dim}),
                     matrices=_two_indexed(rows, families),
                     sample_loss=len({n[1] for n in losses}) == 2,
+                    lone_jacobian=lone if output is None and logits in (None, lone and lone[1])
+                    else None,
                     constants=frozenset(shifts - set(families) - set(rename)))
 
 
@@ -420,6 +429,11 @@ _SAME = re.compile(r"即|也即|亦即|也就是|就是|对应|對應|\bi\.\s?e\
 _SOFTMAX_GIVES = re.compile(r"softmax[^.。;；!?！？]{0,40}?(?:得到|得出|记为|记作|gives|yields|produces|"
                             r"denoted(?: by)?|called)\s*$", re.I)
 _INLINE = re.compile(r"\$([^$]{1,200})\$")
+#: Words naming softmax's derivative: "softmax 的雅可比", "the Jacobian of the softmax",
+#: "derivative of softmax", "softmax 求导".
+_SOFTMAX_JACOBIAN = re.compile(
+    r"softmax\s*(?:函数)?\s*(?:的)?\s*(?:雅可比|导数|偏导|梯度|求导|jacobian|derivative|gradient)|"
+    r"(?:jacobian|derivative|gradient|partial derivatives?)\s+of\s+(?:the\s+)?softmax", re.I)
 
 
 def _inline_name(tex: str) -> str | None:
@@ -467,6 +481,11 @@ def prose_aliases(texts: Sequence[str], notation: Notation) -> Notation:
                     rename[name] = "y"  # type: ignore[index]
                     outputs.add(name)  # type: ignore[arg-type]
                     taken.add(name)  # type: ignore[arg-type]
+    lone = notation.lone_jacobian
+    if lone and not outputs and free(lone[0]) and (free(lone[1]) or rename.get(lone[1]) == "x") and \
+            any(_SOFTMAX_JACOBIAN.search(text) for text in texts):
+        # "softmax 的雅可比矩阵：$$∂a_i/∂z_j = a_i(δ_ij − a_j)$$" with a, z named nowhere else
+        rename[lone[0]], rename[lone[1]] = "y", "x"
     if rename == dict(notation.rename):
         return notation
     if "y" not in rename and "y" in notation.indexed:
@@ -573,6 +592,26 @@ def _softmax_vectors(rows: Sequence[Sequence[Row]]) -> list[tuple[str, str]]:
     return found
 
 
+def _softmax_argument(rows: Sequence[Sequence[Row]]) -> str | None:
+    """The one lower-case letter a note writes softmax of — ``softmax(z_i)``, ``softmax(z)``,
+    ``\\mathrm{softmax}(\\mathbf z)_i`` — else None (``softmax(QK^T/√d)`` is of a matrix
+    product and says nothing; two letters softmax is applied to: no guess)."""
+    seen: set[str] = set()
+    for toks in _every_piece(rows):
+        t = [u for u in toks if u.kind not in ("LBRACE", "RBRACE")]
+        for n, u in enumerate(t[:-2]):
+            if not (u.kind == "WORD" and u.value.lower() == "softmax" and t[n + 1].kind == "LPAR"):
+                continue
+            z = _letter(t[n + 2])
+            end = n + 5 if n + 4 < len(t) and t[n + 3].kind == "SUB" and \
+                t[n + 4].kind == "LETTER" and t[n + 4].value in _INDICES else n + 3
+            if z is None or end >= len(t) or t[end].kind != "RPAR":
+                continue  # softmax of an expression (QK^T/√d_k): no letter's scores
+            seen.add(z)
+    letter = next(iter(seen)) if len(seen) == 1 else None
+    return letter if letter and letter.islower() and letter not in _INDICES else None
+
+
 def _every_piece(rows: Sequence[Sequence[Row]]) -> Iterator[Sequence[Tok]]:
     """The tokens of every readable piece of the note's math."""
     for block in rows:
@@ -634,6 +673,28 @@ def _differentiated_softmax(rows: Sequence[Sequence[Row]], defined: set[str]
                             w not in defined:
                         seen[w, z] += 1  # type: ignore[index]
     return seen.most_common(1)[0][0] if seen else None
+
+
+def _lone_jacobian(rows: Sequence[Sequence[Row]], named: set[str]) -> tuple[str, str] | None:
+    """(a, z) when the note's one derivative of a letter's entries by another's is
+    ``∂a_i/∂z_j`` and no formula says what a or z is — softmax's Jacobian, where the words
+    say so (see :func:`prose_aliases`)."""
+    seen: set[tuple[str, str]] = set()
+    for toks in _every_piece(rows):
+        ds = [n for n, t in enumerate(toks[:-2]) if _is_d(t)]
+        for a, b in pairwise(ds):
+            w, z = _letter(toks[a + 1]), _letter(toks[b + 1])
+            over = (toks[b - 1].kind == "SLASH" and b == a + 4) or (
+                a >= 2 and toks[a - 2].kind == "FRAC" and toks[b - 2].kind == "RBRACE")
+            if w is None or z is None or not over or toks[a + 2].kind != "SUB" or \
+                    toks[b + 2].kind != "SUB":
+                continue  # (a numerator and its own denominator only)
+            if w in LOSS_NAMES:
+                continue  # ∂L/∂p_j: the loss's derivatives name no new letter
+            if w == z or w in named or "e" in (w, z) or not (w.islower() and z.islower()):
+                return None  # a letter defined (z_1 = 20 only gives z values), a capital
+            seen.add((w, z))
+    return next(iter(seen)) if len(seen) == 1 else None
 
 
 def _is_d(t: Tok) -> bool:

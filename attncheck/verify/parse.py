@@ -68,6 +68,7 @@ from sympy import (
     sqrt,
 )
 from sympy import E as EULER
+from sympy.core.function import AppliedUndef
 
 from attncheck.verify.lexer import BOLD, CLASS_WORDS, UNITS, WORDS, LexError, Tok, tokenize
 from derivations.model import Family, Model, dimension_symbol
@@ -205,9 +206,44 @@ class EntryMatrix(Function):
         return self.args[0].xreplace({ROW: i, COL: j})
 
 
+def _whole_scores(e: Expr) -> Expr:
+    """e^z / Σ_j e^{z_j} with z the whole scores vector (the bare symbol x): its entry at
+    :data:`ROW` as an :class:`EntryVector` — else e as it is (max(z) stays one number)."""
+    x = Symbol("x")
+    if not isinstance(e, Expr) or x not in e.free_symbols or e.has(ROW):
+        return e
+    # (the entries x_j of Σ_j e^{x_j} and max(z) stay as they are)
+    held = {f: Dummy() for f in e.atoms(AppliedUndef, Indexed) if f.has(x)}
+    bare = e.xreplace(held)
+    if x not in bare.free_symbols:
+        return e  # e^{x_i}/Σ_i e^{x_i}: entries only, no whole vector
+    entry = bare.xreplace({x: IndexedBase("x")[ROW]}).xreplace({d: f for f, d in held.items()})
+    return EntryVector(entry)
+
+
+class EntryVector(Function):
+    """A vector the note writes in whole form (softmax(z), softmax(z − c), softmax(z/T)): its
+    entry at the placeholder :data:`ROW` — compared entry by entry with another such vector."""
+
+    @classmethod
+    def eval(cls, *args: Expr) -> None:  # never evaluated: expanded at the entry compared
+        return None
+
+    def entry(self, i: Expr) -> Expr:
+        return self.args[0].xreplace({ROW: i})
+
+
 def matrix_entries(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
     """∂y/∂x = diag(y) − y yᵀ: both sides at a general entry (i, j) — δ_ij keeps i = j and
-    i ≠ j apart, so one symbolic entry stands for the whole matrix.  Other sides as they are."""
+    i ≠ j apart, so one symbolic entry stands for the whole matrix; softmax(z) =
+    softmax(z − c) at a general entry i.  Other sides as they are."""
+    if isinstance(lhs, EntryVector) != isinstance(rhs, EntryVector):
+        # softmax(z) = e^z / Σ_j e^{z_j}: the other side written in the whole scores vector
+        lhs, rhs = (v if isinstance(v, EntryVector) else _whole_scores(v) for v in (lhs, rhs))
+    if isinstance(lhs, EntryVector) and isinstance(rhs, EntryVector):
+        taken = lhs.free_symbols | rhs.free_symbols
+        i = next(index_symbol(c) for c in "ijklmr" if index_symbol(c) not in taken)
+        return lhs.entry(i), rhs.entry(i)
     if not (isinstance(lhs, (JacobianOf, EntryMatrix)) and isinstance(rhs, (JacobianOf, EntryMatrix))
             and (isinstance(lhs, EntryMatrix) or isinstance(rhs, EntryMatrix))):
         return lhs, rhs
@@ -255,6 +291,9 @@ class Notation:
     #: the note defines L_i apart from L (L = (1/N) Σ_i L_i + …): L_i is one sample's loss,
     #: a name of its own, not L with a label
     sample_loss: bool = False
+    #: (a, z): the note's only derivative ∂a_i/∂z_j of letters no formula defines (softmax's
+    #: Jacobian where its words say so)
+    lone_jacobian: tuple[str, str] | None = None
 
     def spread_symbol(self) -> Expr:
         """σ as the parser reads it: a positive parameter, or its value when the note
@@ -786,6 +825,14 @@ class _Softmax:
 
 
 @dataclass(frozen=True)
+class _SoftmaxOf:
+    """softmax of a vector expression (softmax(z − c), softmax(z/T)): its entry at
+    :data:`ROW`, e^{v_ROW}/Σ_k e^{v_k}."""
+
+    entry: Expr
+
+
+@dataclass(frozen=True)
 class _Index:
     """The raw contents of a subscript: indices, or a condition such as i = 1 or k ≠ i."""
 
@@ -903,7 +950,12 @@ class _Build(Transformer_NonRecursive):
                     f"{x.name}_i or a dot product such as {x.name}^\\top k)", _where(meta))
             raise ParseProblem(f"{x.name} is a vector here: vector and matrix algebra is not "
                                "checked (write it by components, as y_i)", _where(meta))
-        if isinstance(x, _Softmax):
+        if isinstance(x, (_Softmax, _SoftmaxOf)) and what == "as a side of '='" and \
+                (isinstance(x, _SoftmaxOf) or x.of == "x"):
+            # softmax(z) = softmax(z − c): the two vectors, compared at a general entry
+            return EntryVector(x.entry if isinstance(x, _SoftmaxOf) else
+                               IndexedBase("y")[ROW])
+        if isinstance(x, (_Softmax, _SoftmaxOf)):
             raise ParseProblem("softmax(…) is a vector: take a component, softmax(x)_i",
                                _where(meta))
         if isinstance(x, _Matrix) and what == "as a side of '='":
@@ -1203,6 +1255,10 @@ class _Build(Transformer_NonRecursive):
             if len(indices) != 1:
                 raise ParseProblem("softmax(x)_i takes one index", where)
             return IndexedBase("y")[indices[0]]
+        if isinstance(base, _SoftmaxOf):  # softmax(z/T)_i
+            if len(indices) != 1:
+                raise ParseProblem("softmax(x)_i takes one index", where)
+            return base.entry.xreplace({ROW: indices[0]})
         if isinstance(base, _Fn):
             if base.name == "delta" and len(indices) == 1 and not idx.text.isdigit():
                 return base.coeff * IndexedBase("δ")[indices[0]]  # δ_i: backprop's error term
@@ -1248,6 +1304,8 @@ class _Build(Transformer_NonRecursive):
             inner = base.expr
             if isinstance(inner, _Softmax):
                 return IndexedBase("y")[indices[0]]
+            if isinstance(inner, _SoftmaxOf):
+                return inner.entry.xreplace({ROW: indices[0]})
             return _SubParen(inner, tuple(indices))  # σ(z)_i, or (…)_i as a label
         if isinstance(base, Expr) and base.is_Number:
             raise ParseProblem(f"a subscript on the number {base}", where)
@@ -1265,6 +1323,11 @@ class _Build(Transformer_NonRecursive):
         where = _where(meta)  # name is already in the conventions (renamed by the letter)
         if not indices:
             raise ParseProblem(f"{name}_{{}}: an empty subscript", where)
+        if idx.text == "t" and "t" in self.n.rename.values():
+            # ŷ_y, o_y beside the one-hot label y = (y_1, …, y_n) (renamed t): the index is
+            # the class the label's letter also names — which entry is meant is not read
+            raise ParseProblem(f"{name}_{idx.text}: its index is also the name of a vector of "
+                               "the note", where)
         for x in indices:
             if isinstance(x, Expr) and x.is_Integer and x < 1:
                 raise ParseProblem(f"index {x}: components are numbered from 1", where)
@@ -1397,6 +1460,23 @@ class _Build(Transformer_NonRecursive):
         raise ParseProblem(f"{a.name}·{b.name}: a product of vectors that are not random "
                            "families (matrix algebra is not checked)", _where(meta))
 
+    def _softmax_of(self, inner: Any) -> _SoftmaxOf | None:
+        """softmax(2z), softmax(z/T), softmax(z − c), softmax(z − max(z)): softmax of an
+        expression in the whole scores vector (never read as softmax(z) itself, whose
+        entries y_i it is not), as its entry; None for softmax(z) and what is not of x."""
+        if isinstance(inner, _Vector) and inner.name == "x" and inner.coeff != 1 and \
+                not inner.transposed:
+            inner = inner.coeff * Symbol("x")
+        if not isinstance(inner, Expr) or isinstance(inner, Symbol) or \
+                Symbol("x") not in inner.free_symbols or inner.has(Indexed):
+            return None
+        k = next(index_symbol(c) for c in "kjlmr" if index_symbol(c) not in inner.free_symbols)
+        # max(z) stays the one number it is (the shift of a stable softmax)
+        held = {f: Dummy() for f in inner.atoms(AppliedUndef) if f.has(Symbol("x"))}
+        at = inner.xreplace(held).xreplace({Symbol("x"): IndexedBase("x")[ROW]}).xreplace(
+            {d: f for f, d in held.items()})
+        return _SoftmaxOf(exp(at) / Sum(exp(at.xreplace({ROW: k})), (k, 1, self._length())))
+
     def _apply(self, f: _Fn, arg: Any, meta: Any) -> Any:
         """f applied to arg: \\log x, σ(z), ∂/∂x_j (…), f'(x)."""
         where = _where(meta)
@@ -1411,6 +1491,9 @@ class _Build(Transformer_NonRecursive):
         name = f.name
         if name.lower() == "softmax":
             inner = arg.expr if isinstance(arg, _Paren) else arg
+            of = self._softmax_of(inner)
+            if of is not None:
+                return of
             if isinstance(inner, _Vector):
                 return _Softmax(inner.name)
             if isinstance(inner, Indexed) and len(inner.indices) in (1, 2):
@@ -1670,7 +1753,16 @@ class _Build(Transformer_NonRecursive):
             return self._literal_sum(a, b, sign, meta)
         if isinstance(a, _Vector) and isinstance(b, _Vector):
             raise ParseProblem("a sum of vectors is not checked", _where(meta))
+        a, b = (self._scores(t) for t in (a, b))
         return self.v(a, meta, "in a sum") + sign * self.v(b, meta, "in a sum")
+
+    @staticmethod
+    def _scores(t: Any) -> Any:
+        """𝐳 − c (𝐳 the scores): the scores as the bare symbol x — a vector shifted by a number,
+        which softmax(𝐳 − c) takes entry by entry (alone, x without an index is not read)."""
+        if isinstance(t, _Vector) and t.name == "x" and not t.transposed:
+            return t.coeff * Symbol("x")
+        return t
 
     def _literal_sum(self, a: Any, b: Any, sign: int, meta: Any) -> _Literal:
         """[0.88, 0.12] − [0, 1] and [−0.8, 1.1] − 1.1: a worked example's vectors, entry by
@@ -1844,6 +1936,9 @@ class _Build(Transformer_NonRecursive):
             return sqrt(self._operator_value(Var, x, meta))
         if word in ("softmax", "Softmax", "softMax"):
             inner = x.expr if isinstance(x, _Paren) else x
+            of = self._softmax_of(inner)
+            if of is not None:
+                return of
             if isinstance(inner, _Vector):
                 return _Softmax(inner.name)
             if isinstance(inner, Symbol):
@@ -2212,6 +2307,6 @@ def _shown(tok: Token) -> str:
     return names.get(tok.type, repr(value))
 
 
-__all__ += ["matrix_entries", "COL", "DOTS", "LENGTH", "LIKELIHOOD", "LOSS", "ROW", "XI", "PRIME", "EntryMatrix",
+__all__ += ["matrix_entries", "COL", "DOTS", "LENGTH", "LIKELIHOOD", "LOSS", "ROW", "XI", "PRIME", "EntryMatrix", "EntryVector",
             "JacobianOf", "VectorLiteral"]
 _ = (Tree, re)  # imported for type checkers reading the grammar's trees

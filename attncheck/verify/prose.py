@@ -23,7 +23,7 @@ from sympy import Integer
 
 from derivations import DistributedAs, Hypothesis, Independent, MeanIs, VarianceIs
 
-__all__ = ["INDEPENDENT_WORDS", "Found", "read_assumptions"]
+__all__ = ["INDEPENDENT_WORDS", "Found", "independence_of_others", "read_assumptions"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ _VAR1 = re.compile(
     r"|单位方差|\bunit[- ]variance\b",
     re.I)
 _STD_NORMAL = re.compile(
-    r"标准正态|標準正態|標準常態|标准高斯|標準高斯|\bstandard (?:normal|gaussian)\b|N\s*\(\s*0\s*,\s*1\s*\)|"
+    r"标准正态|標準正態|標準常態|标准高斯|標準高斯|\b(?:standard|unit)[- ](?:normal|gaussian)\b|N\s*\(\s*0\s*,\s*1\s*\)|"
     r"\\mathcal\s*\{?\s*N\s*\}?\s*\(\s*0\s*,\s*1\s*\)", re.I)
 _NORMAL = re.compile(r"正态分布|高斯分布|\bnormal(?:ly)? distribut|\bgaussian\b|\\mathcal\s*\{?\s*N", re.I)
 _NEGATED = re.compile(r"不独立|不獨立|不是独立|不是獨立|not independent|dependent on|非独立|不一定独立|"
@@ -160,6 +160,36 @@ def _sentences(text: str) -> list[tuple[str, int]]:
         out.append((part, max(at, 0)))
         pos = max(at, 0) + len(part)
     return out
+
+
+def independence_of_others(text: str, families: tuple[str, ...]) -> bool:
+    """Whether every sentence of ``text`` (prose with its $…$ math) that says "independent"
+    names, in the math of that clause, letters none of which is a family's ("we assume $A$
+    and $V$ are independent": the attention weights and the values, not q and k).
+
+    >>> independence_of_others("Since we assume $A$ and $V$ are independent, "
+    ...                        "$E(A_{ij} V_{jk}) = 0$.", ("q", "k"))
+    True
+    >>> independence_of_others("For independent $q_i, k_i \\sim N(0,1)$:", ("q", "k"))
+    False
+    >>> independence_of_others("The components are independent.", ("q", "k"))
+    False
+    """
+    said = False
+    for sentence, _ in _sentences(text):
+        maths = re.findall(r"\$+[^$]*\$+", sentence)
+        held = re.sub(r"\$+[^$]*\$+", "\0", sentence)  # (a comma inside the math splits nothing)
+        spans = iter(maths)
+        for part in re.split(r"[,，;；:：]", held):
+            mine = [next(spans) for _ in range(part.count("\0"))]
+            if not _INDEPENDENT.search(part):
+                continue
+            letters = set(re.findall(r"(?<![A-Za-z\\])([A-Za-z])(?![A-Za-z])", " ".join(mine)))
+            named = letters - set("ijlmnd")  # indices and the dimension name nothing
+            if not named or named & ({f for f in families} | {f.upper() for f in families}):
+                return False
+            said = True
+    return said
 
 
 def _one(sentence: str, at: int, families: tuple[str, ...]) -> list[Found]:

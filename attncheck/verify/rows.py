@@ -249,7 +249,9 @@ def _row(raw: list[Tok], env: str) -> list[Row | None]:
     out: list[Row | None] = []
     alternatives = any(t.kind == "TEXT" and _ALTERNATIVE.fullmatch(t.note.strip())
                        for t, d in zip(toks, _depth_walk(toks)) if d == 0)
-    for seg, cond in _segments(toks):
+    for seg, cond, word in _segments(toks):
+        if not lead and word in DEFINING_WORDS:
+            lead = word  # "… \text{ where } T = \sqrt{d_k}": the row defines T
         rows = _with_cases(seg, cond, reason, lead, env)
         out += [replace(r, alternative=True) if r is not None and alternatives else r
                 for r in rows]
@@ -470,6 +472,10 @@ def is_index_condition(toks: Sequence[Tok]) -> bool:
             len(s) == 1 and s[0].kind == "LETTER" and s[0].value in _INDEX_LETTERS
             for s in sides):
         return True  # j ≠ y_i: sample i's class (CS231n's f_{y_i})
+    if rel in ("=", "≠") and any(len(s) == 1 and s[0].kind == "WORD" and s[0].value.isalpha()
+                                 for s in sides) and any(
+            len(s) == 1 and s[0].kind == "LETTER" and s[0].value in _INDEX_LETTERS for s in sides):
+        return True  # i = \text{ix}, k ≠ \text{target}: an index and the class a word names
     return all(len(s) == 1 and (s[0].kind == "NUMBER" or (s[0].kind == "LETTER" and
                s[0].value in _INDEX_LETTERS)) for s in sides) and any(
         s[0].kind == "LETTER" for s in sides)
@@ -482,7 +488,7 @@ def _is_class_index(side: Sequence[Tok]) -> bool:
         side[-1 if side[-1].kind == "LETTER" else -2].value in _INDEX_LETTERS
 
 
-def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None]]:
+def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None, str]]:
     """A row split at top-level commas/quads/condition words into equations and conditions."""
     parts: list[list[Tok]] = [[]]
     seps: list[Tok | None] = [None]
@@ -496,6 +502,7 @@ def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None]]:
         else:
             parts[-1].append(t)
     out: list[tuple[list[Tok], Piece | None]] = []
+    said: list[str] = []
     for p, sep in zip(parts, seps):
         if len(p) >= 2 and p[0].kind == "TEXT" and p[1].kind == "REL" and \
                 re.fullmatch(r"[A-Za-z][A-Za-z_]{0,30}", p[0].note.strip()):
@@ -534,12 +541,15 @@ def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None]]:
             out[-1] = (seg + _rejoin(seg, core), cond)
         else:
             out.append((core, None))
+            said.append(sep.note.strip() if sep is not None and sep.kind == "TEXT" else "")
     if len(out) >= 2 and out[0][1] is None and is_index_condition(out[0][0]) and \
             all(_relations_at_top(seg) for seg, _ in out[1:]):
         # "if i = j, ∂y_i/∂x_j = … = y_i(1 − y_i)": a leading condition governs the row
         lead = Piece(tuple(out[0][0]))
         out = [(seg, Piece(cond.toks + lead.toks) if cond else lead) for seg, cond in out[1:]]
-    return out
+        said = said[1:]
+    # each with the word that opened it ("… \text{ where } T = √d_k": T is defined there)
+    return [(seg, cond, word) for (seg, cond), word in zip(out, said)]
 
 
 def _is_value_condition(toks: Sequence[Tok]) -> bool:
