@@ -113,6 +113,10 @@ UNSUPPORTED: dict[str, str] = {
     r"unexpected relation '≠'; expected '&'": "a case label in math letters without '&', "
     "0 \\; for\\; i \\neq j",
     r"unexpected '\*'; expected": "a star as a subscript, q_*(x) (the optimal value)",
+    r"a Frobenius product\)": "matrix calculus with differentials and Frobenius products, "
+    "dL = −y:P^{-1}dp",
+    r"the squares' dot product or the product of squared norms": "squared random vectors under "
+    "a dot, q^2 · k^2 (Σ q_i² k_i², or (q·q)(k·k)?)",
 }
 
 #: Places where the note's own LaTeX is broken or means something other than mathematics:
@@ -128,6 +132,8 @@ BROKEN: dict[tuple[str, int], str] = {
     ("ecom-ce-chain-rule-batch", 12): "a // code comment inside the math",
     **{("book-ch63-sdpa-why-sqrt-dk", n): r"\T, \mat: the book's own macros, defined "
        "outside the file" for n in (19, 29, 46, 110, 116, 125)},
+    **{("interview-softmax-differential-var-dk", n): "diag(y) dx - y y^T dx): one closing "
+       "parenthesis too many" for n in (25, 26)},
     ("stats-se-variance-xty-trace", 16): r"\tp, \Tr, \E, \Var: the page's own macros, defined "
     "in its MathJax setup",
     ("bullet-notes-transformer-prove-inline", 23): r"\sum_{i=1}^{d_k}=0: a sum with no summand",

@@ -1254,8 +1254,8 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             # the next (another cost), or S rescaled in place before "S = QK^T": a name
             # given a new meaning, or a wrong claim — the words decide
             at = ctx.source.location(step.restates[0])
-            how = "otherwise under an earlier heading" if step.restates[1] == "heading" else \
-                "anew in place"
+            how = {"heading": "otherwise under an earlier heading",
+                   "letters": "in other letters"}.get(step.restates[1], "anew in place")
             return refused(f"the note defined {step.lhs.source.strip()} {how} (line {at.line}): "
                            "a new meaning here, or a claim?")
         if particular:
