@@ -624,6 +624,8 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
      "两项之间的 “:”（A:B，Frobenius 积）：不检查矩阵微积分"),
     (r"^q\^2 · k\^2: the squares' dot product or the product of squared norms\? \(not read\)$",
      "q^2 · k^2：是平方向量的点积，还是两个范数平方之积？（未读）"),
+    (r"^the note's vectors are unit vectors \(at (.+)\): their components are not independent, "
+     r"as verify's model takes them$", r"笔记中的向量是单位向量（见 \1）：其分量并不像 verify 的模型那样相互独立"),
     (r"^the left side of '=' is the word «(.+)», not math$", r"“=” 的左边是文字「\1」，不是公式"),
     (r"^a slice of a matrix \(S_\{:,:j\}\): matrix algebra is not checked$",
      "矩阵切片（S_{:,:j}）：不检查矩阵运算"),

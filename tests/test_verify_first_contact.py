@@ -821,3 +821,34 @@ def test_squared_vectors_under_a_dot(claim: str, status: str) -> None:
     text = "Let $q, k$ be independent with mean 0 and variance 1.\n\n" f"$${claim}$$\n"
     assert _claims(text) == [status]
 
+
+
+# -- batch 23 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("words,status", [
+    # on the unit sphere E(a_1²) = 1/n and the components are not independent: not judged
+    ("Take two uniform, random, and normalized vectors $a$ and $b$ of dimension $d$.",
+     "not-checked"),
+    ("Take two random vectors $a$ and $b$ of dimension $d$ with independent components of "
+     "mean 0 and variance 1.", "holds-given"),
+])
+def test_unit_vectors_are_another_model(words: str, status: str) -> None:
+    text = f"{words}\n\n$$\\mathrm{{Var}}(a \\cdot b) = d$$\n"
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("claim,status", [("n \\sigma^2 = 1", "holds"),
+                                          ("n \\sigma^2 = 2", "fails")])
+def test_a_variance_given_by_its_square(claim: str, status: str) -> None:
+    # "the variance is $\sigma^2 = \frac{1}{n}$": σ is √(1/n) after it
+    text = ("The variance of the dot product is $\\sigma^2 = \\frac{1}{n}$ where $n$ is the "
+            f"dimension.\n\n$${claim}$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("sign,status", [("-", "holds"), ("+", "fails")])
+def test_markdown_escaped_underscores(sign: str, status: str) -> None:
+    # Hexo and kramdown sources write \_ inside $$ so Markdown leaves it: MathJax sees _
+    text = ("$$p\\_i = \\frac{e^{z\\_i}}{\\sum\\_{j} e^{z\\_j}}$$\n\n"
+            f"$$\\frac{{\\partial p\\_i}}{{\\partial z\\_i}} = p\\_i(1 {sign} p\\_i)$$\n")
+    assert _claims(text) == [status]

@@ -813,7 +813,9 @@ class _Builder:
             def names(e: Expr) -> set[str]:
                 return {str(s) for s in e.free_symbols if not s.is_integer} | \
                     {str(x.base.label) for x in e.atoms(Indexed)}
-            if names(old) and names(right.value) and not names(old) & names(right.value):
+            softmax = {"x", "y", "t"}  # (y_i and x_i are one softmax's: never other letters)
+            if names(old) and names(right.value) and not names(old) & names(right.value) and \
+                    not (names(old) | names(right.value)) & softmax:
                 return at, "letters"
         return None
 
@@ -911,6 +913,11 @@ class _Builder:
             self.aliases = [(n, v) for n, v in self.aliases
                             if not (isinstance(n, Indexed) and n.base == name.base)]
             return
+        if isinstance(name, Pow) and name.exp == 2 and isinstance(name.base, Symbol) and \
+                (name.base.is_positive or name.base.name in ("sigma", "σ")) and \
+                isinstance(value, Expr) and value.is_positive:
+            # "σ² = 1/n": σ (a standard deviation, positive) is √(1/n) in the steps after it
+            name, value = name.base, sqrt(value)
         if name.has(E, Var, Cov) or not _is_name(name) or isinstance(name, Pow) or \
                 isinstance(value, VectorLiteral):
             return  # T = [T_1, T_2, T_3] names a vector by its entries: they are the quantities
