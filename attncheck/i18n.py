@@ -620,6 +620,12 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
      r"not checked$", "整个向量 softmax(…) 与不是向量的量相比：不检查向量运算"),
     (r"^the words before it speak of the sigmoid: the output here may not be the softmax's$",
      "前文说的是 sigmoid：这里的输出可能不是 softmax 的输出"),
+    (r"^':' between two terms \(A:B, a Frobenius product\): matrix calculus is not checked$",
+     "两项之间的 “:”（A:B，Frobenius 积）：不检查矩阵微积分"),
+    (r"^q\^2 · k\^2: the squares' dot product or the product of squared norms\? \(not read\)$",
+     "q^2 · k^2：是平方向量的点积，还是两个范数平方之积？（未读）"),
+    (r"^the note's vectors are unit vectors \(at (.+)\): their components are not independent, "
+     r"as verify's model takes them$", r"笔记中的向量是单位向量（见 \1）：其分量并不像 verify 的模型那样相互独立"),
     (r"^the left side of '=' is the word «(.+)», not math$", r"“=” 的左边是文字「\1」，不是公式"),
     (r"^a slice of a matrix \(S_\{:,:j\}\): matrix algebra is not checked$",
      "矩阵切片（S_{:,:j}）：不检查矩阵运算"),
@@ -682,6 +688,8 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
      r"\1 用一个词来指称分量：它是哪个下标，verify 没有读出"),
     ((r"^the note defined (.+) otherwise under an earlier heading \(line (\d+)\): a new meaning "
       r"here, or a claim\?$"), r"笔记在前面的标题下（第 \2 行）对 \1 另有定义：这里是新的含义，还是一个断言？"),
+    ((r"^the note defined (.+) in other letters \(line (\d+)\): a new meaning here, or a "
+      r"claim\?$"), r"笔记在第 \2 行用另一些字母定义过 \1：这里是新的含义，还是一个断言？"),
     ((r"^the note defined (.+) anew in place \(line (\d+)\): a new meaning here, or a claim\?$"),
      r"笔记在第 \2 行就地重新定义了 \1：这里是新的含义，还是一个断言？"),
     (r"^an expression is missing here$", "这里缺少表达式"),

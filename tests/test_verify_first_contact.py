@@ -781,3 +781,74 @@ _SAME_EXPRESSION = (
 ])
 def test_a_case_goes_on_for_its_expression(words: str, status: str) -> None:
     assert _claims(_SAME_EXPRESSION.format(words=words)) == [status]
+
+
+# -- batch 22 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("law,status", [("标准多元正态分布", "holds-given"),
+                                        ("多元正态分布", "needs-undeclared")])
+def test_a_standard_multivariate_normal(law: str, status: str) -> None:
+    # "标准多元正态分布": mean 0 and variance 1, as "标准正态" says
+    text = (f"假设有两个随机向量 $q,k$，它们均为{law}，并且相互独立。\n\n"
+            "$$\\mathrm{Var}(\\frac{q \\cdot k}{\\sqrt{d_k}}) = 1$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("exponent,status", [("w_{k}^{T}x", "not-checked"), ("z_{k}", "fails")])
+def test_a_score_written_as_a_product_names_no_letter(exponent: str, status: str) -> None:
+    # s_k = e^{w_kᵀx}/Σ_j e^{w_jᵀx}: the scores are w_kᵀx — reading w as the scores merged
+    # the weights and the input into one letter (false fails)
+    other = exponent.replace("k", "j")
+    text = (f"With $s_k = \\frac{{e^{{{exponent}}}}}{{\\sum_{{j=1}}^{{K}} e^{{{other}}}}}$:\n\n"
+            "$$\\frac{\\partial s_k}{\\partial " + ("w_{jz}" if "w" in exponent else "z_j") +
+            "} = s_k(1 + s_k)$$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_frobenius_colon_is_not_dropped() -> None:
+    # 1:e read as "1 e" made the quotient rule of differentials fail ("= d")
+    r = verify_text("$$dp = \\frac{de}{1:e} - \\frac{e(1:de)}{(1:e)^2}$$\n", "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["not-read"]
+    assert "Frobenius" in r.steps[0].note
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("var(q \\cdot k) = E(q^2 \\cdot k^2) - (E(q \\cdot k))^2", "not-read"),
+    ("var(q \\cdot k) = E((q \\cdot k)^2) - (E(q \\cdot k))^2", "holds"),
+])
+def test_squared_vectors_under_a_dot(claim: str, status: str) -> None:
+    # q^2 · k^2: Σ q_i² k_i² or (q·q)(k·k)? read as the latter it was a false fail
+    text = "Let $q, k$ be independent with mean 0 and variance 1.\n\n" f"$${claim}$$\n"
+    assert _claims(text) == [status]
+
+
+
+# -- batch 23 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("words,status", [
+    # on the unit sphere E(a_1²) = 1/n and the components are not independent: not judged
+    ("Take two uniform, random, and normalized vectors $a$ and $b$ of dimension $d$.",
+     "not-checked"),
+    ("Take two random vectors $a$ and $b$ of dimension $d$ with independent components of "
+     "mean 0 and variance 1.", "holds-given"),
+])
+def test_unit_vectors_are_another_model(words: str, status: str) -> None:
+    text = f"{words}\n\n$$\\mathrm{{Var}}(a \\cdot b) = d$$\n"
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("claim,status", [("n \\sigma^2 = 1", "holds"),
+                                          ("n \\sigma^2 = 2", "fails")])
+def test_a_variance_given_by_its_square(claim: str, status: str) -> None:
+    # "the variance is $\sigma^2 = \frac{1}{n}$": σ is √(1/n) after it
+    text = ("The variance of the dot product is $\\sigma^2 = \\frac{1}{n}$ where $n$ is the "
+            f"dimension.\n\n$${claim}$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("sign,status", [("-", "holds"), ("+", "fails")])
+def test_markdown_escaped_underscores(sign: str, status: str) -> None:
+    # Hexo and kramdown sources write \_ inside $$ so Markdown leaves it: MathJax sees _
+    text = ("$$p\\_i = \\frac{e^{z\\_i}}{\\sum\\_{j} e^{z\\_j}}$$\n\n"
+            f"$$\\frac{{\\partial p\\_i}}{{\\partial z\\_i}} = p\\_i(1 {sign} p\\_i)$$\n")
+    assert _claims(text) == [status]

@@ -757,7 +757,7 @@ class _Builder:
                 step_text, step_cond = f"{a} {rel} {b}", (rel, a, b)
             step = Step(left, right, symbol, kind, reason, step_text, step_cond,
                         premise if kind == "follows" else None, lead, tuple(self.aliases),
-                        self._restates(left) if kind == "claim" and n == 0 else None,
+                        self._restates(left, right) if kind == "claim" and n == 0 else None,
                         tuple(self.values.items()), self.context)
             if kind == "follows" and premise is not None:
                 self._premise_is_a_condition(premise, left)
@@ -795,8 +795,10 @@ class _Builder:
             return False  # the scores and the label are given, never derived
         return not (isinstance(lv, Symbol) and lv.is_integer)
 
-    def _restates(self, left: Link) -> tuple[int, str] | None:
-        """Where the name on the left was updated, or defined under an earlier heading."""
+    def _restates(self, left: Link, right: Link) -> tuple[int, str] | None:
+        """Where the name on the left was updated, or defined under an earlier heading, or
+        defined in letters the right side shares none of (Z = (X − μ)/σ, then
+        Z = (QKᵀ − E[QKᵀ])/√Var(QKᵀ): the standard score of another quantity)."""
         if not (isinstance(left.value, Expr) and _is_name(left.value)):
             return None
         key = _name_key(left.value)
@@ -806,6 +808,15 @@ class _Builder:
         here = left.block.offset(left.start)
         if at is not None and any(at < h < here for h in self.headings):
             return at, "heading"
+        old = next((v for n, v in reversed(self.aliases) if n == left.value), None)
+        if at is not None and isinstance(old, Expr) and isinstance(right.value, Expr):
+            def names(e: Expr) -> set[str]:
+                return {str(s) for s in e.free_symbols if not s.is_integer} | \
+                    {str(x.base.label) for x in e.atoms(Indexed)}
+            softmax = {"x", "y", "t"}  # (y_i and x_i are one softmax's: never other letters)
+            if names(old) and names(right.value) and not names(old) & names(right.value) and \
+                    not (names(old) | names(right.value)) & softmax:
+                return at, "letters"
         return None
 
     def _expression_alone(self, block: Math, lead: str = "") -> None:
@@ -902,6 +913,11 @@ class _Builder:
             self.aliases = [(n, v) for n, v in self.aliases
                             if not (isinstance(n, Indexed) and n.base == name.base)]
             return
+        if isinstance(name, Pow) and name.exp == 2 and isinstance(name.base, Symbol) and \
+                (name.base.is_positive or name.base.name in ("sigma", "σ")) and \
+                isinstance(value, Expr) and value.is_positive:
+            # "σ² = 1/n": σ (a standard deviation, positive) is √(1/n) in the steps after it
+            name, value = name.base, sqrt(value)
         if name.has(E, Var, Cov) or not _is_name(name) or isinstance(name, Pow) or \
                 isinstance(value, VectorLiteral):
             return  # T = [T_1, T_2, T_3] names a vector by its entries: they are the quantities

@@ -569,6 +569,8 @@ class _Context:
     example_scores: tuple[Expr, ...] = ()
     #: the note says its components are independent (see _independence_said)
     independence_said: bool = True
+    #: where the note says its random vectors are unit vectors (see _unit_vectors)
+    unit_vectors: str = ""
 
     def number_of(self, step: StepResult) -> int:
         """The seed number of a step: its position in the file (stable across reruns)."""
@@ -601,6 +603,27 @@ def _independence_said(events: Sequence[Any], notation: Notation) -> bool:
                     letters & families:
                 return True
     return False
+
+
+#: Words saying the random vectors are of unit length: "uniformly distributed unit vectors",
+#: "random, and normalized vectors", "单位向量", "均匀分布在单位球面上".
+_UNIT_VECTORS = re.compile(r"\bunit[- ]vectors?\b|\bunit[- ]norm\b|\bnormali[sz]ed\s+(?:random\s+)?"
+                           r"vectors?\b|\bon the unit (?:hyper)?sphere\b|单位向量|单位球面|"
+                           r"模长?为\s*1", re.IGNORECASE)
+_RANDOM_WORDS = re.compile(r"random|uniform|distributed|随机|均匀|分布", re.IGNORECASE)
+
+
+def _unit_vectors(source: Source, events: Sequence[Any]) -> str:
+    """Where a sentence says the note's random vectors are unit vectors, as "line:col";
+    "" when none does."""
+    for e in events:
+        if not isinstance(e, Prose):
+            continue
+        for sentence in re.split(r"(?<=[.!?。！？；;])\s*", e.text):
+            if _UNIT_VECTORS.search(sentence) and _RANDOM_WORDS.search(sentence):
+                loc = source.location(e.offset(0))
+                return f"{loc.line}:{loc.column}"
+    return ""
 
 
 def _correlated_components(source: Source, events: Sequence[Any], notation: Notation
@@ -1181,6 +1204,13 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
         # the verdict either way would be about one sample where the note has two
         return refused(f"entries of samples {', '.join(samples)} (upper indices) read as one")
     moments = frozenset(lhs.atoms(E, Var, Cov) | rhs.atoms(E, Var, Cov))
+    random = {f.name for f in model.families}
+    if ctx.unit_vectors and (moments or lhs.has(Dot) or rhs.has(Dot) or any(
+            str(x.base.label) in random for x in (lhs - rhs).atoms(Indexed))):
+        # "two uniform, random, and normalized vectors": on the unit sphere, a component's
+        # square has mean 1/n and the components are not independent — another model
+        return refused(f"the note's vectors are unit vectors (at {ctx.unit_vectors}): their "
+                       "components are not independent, as verify's model takes them")
     mixed = next((f for f in ctx.correlated if any(_mixes_components(m, f) for m in moments)),
                  None)
     if mixed is not None:  # "b_1 and b_2 are correlated by ρ": not the model verify checks in
@@ -1254,8 +1284,8 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             # the next (another cost), or S rescaled in place before "S = QK^T": a name
             # given a new meaning, or a wrong claim — the words decide
             at = ctx.source.location(step.restates[0])
-            how = "otherwise under an earlier heading" if step.restates[1] == "heading" else \
-                "anew in place"
+            how = {"heading": "otherwise under an earlier heading",
+                   "letters": "in other letters"}.get(step.restates[1], "anew in place")
             return refused(f"the note defined {step.lhs.source.strip()} {how} (line {at.line}): "
                            "a new meaning here, or a claim?")
         if particular:
@@ -1744,6 +1774,8 @@ class Reading:
     correlated: tuple[tuple[str, str], ...] = ()
     #: whether the note says its components are independent (or i.i.d., uncorrelated)
     independence_said: bool = False
+    #: where the note says its random vectors are unit vectors ("" when it does not)
+    unit_vectors: str = ""
 
 
 def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> Reading:
@@ -1852,7 +1884,7 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
     notes += read_notes
     return Reading(source, fmt, notation, tuple(blocks), tuple(chains), tuple(read_hyps),
                    tuple(notes), skipped, _correlated_components(source, events, notation),
-                   _independence_said(events, notation))
+                   _independence_said(events, notation), _unit_vectors(source, events))
 
 
 def _case_words(said: re.Match[str]) -> str:
@@ -1898,6 +1930,7 @@ def check_source(source: Source, fmt: Format, settings: Settings = Settings()) -
     ctx = _Context(source, settings, start + settings.timeout, notation=reading.notation,
                    correlated=dict(reading.correlated),
                    independence_said=reading.independence_said,
+                   unit_vectors=reading.unit_vectors,
                    example_label=_example_label(reading.blocks, reading.notation),
                    example_scores=_example_scores(reading.blocks, reading.notation))
     by_block = {id(b.math): b for b in reading.blocks}

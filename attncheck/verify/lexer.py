@@ -154,7 +154,7 @@ _SIMPLE = {
     "arctan": "WORD", "tan": "WORD", "exp_": "WORD", "emptyset": "LETTER", "backslash": "SLASH", "setminus": "SLASH",
     "land": "COMMA", "wedge": "COMMA", "lor": "COMMA", "vee": "COMMA", "neg": "MINUS",
     "lnot": "MINUS", "hat": "HAT", "%": "PERCENT", "$": "LETTER", "#": "LETTER", "&": "LETTER",
-    "_": "LETTER", "dagger": "TOP",
+    "_": "SUB", "dagger": "TOP",  # \_: Markdown's escaped _ (Hexo, kramdown) — a subscript
 }
 _CHARS = {
     "+": "PLUS", "-": "MINUS", "−": "MINUS", "–": "MINUS", "—": "MINUS", "－": "MINUS",

@@ -135,9 +135,10 @@ def _softmax_logits(toks: Sequence[Tok], named: bool = True) -> str | None:
         for n, t in enumerate(toks):
             if t.kind == "LETTER" and t.value == "e" and n + 1 < len(toks) and \
                     toks[n + 1].kind == "SUP":
-                nxt = [u for u in toks[n + 2:n + 5] if _letter(u)]
-                if nxt:
-                    letters.append(_letter(nxt[0]))
+                at = next((m for m in range(n + 2, min(n + 5, len(toks))) if _letter(toks[m])),
+                          None)
+                if at is not None and not _times_another(toks, at):
+                    letters.append(_letter(toks[at]))
             if t.kind == "WORD" and t.value == "exp":
                 nxt = [u for u in toks[n + 1:n + 4] if _letter(u)]
                 if nxt:
@@ -150,6 +151,20 @@ def _softmax_logits(toks: Sequence[Tok], named: bool = True) -> str | None:
         if len(letters) >= 2 and "SUM" in kinds and set(letters) <= set(_INDICES):
             return ""  # e^j/Σ_i e^i: a softmax whose scores the note leaves unnamed
     return None
+
+
+def _times_another(toks: Sequence[Tok], at: int) -> bool:
+    """Whether the letter at ``at`` (in an exponent) is transposed or multiplied by another
+    letter: e^{w_k^T x} — the scores are w_kᵀx, no one letter's (w is weights, x the input)."""
+    m = at + 1
+    if m < len(toks) and toks[m].kind == "SUB":  # its index: _k or _{ik}
+        m += 1
+        if m < len(toks) and toks[m].kind == "LBRACE":
+            while m < len(toks) and toks[m].kind != "RBRACE":
+                m += 1
+        m += 1
+    # (a power or an upper label, z_2^{(j)}, is still that letter's)
+    return m < len(toks) and toks[m].kind in ("TRANSPOSE", "LETTER", "GREEK", "CDOT")
 
 
 def _loss_target(toks: Sequence[Tok], outputs: set[str] | None

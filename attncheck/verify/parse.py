@@ -504,6 +504,12 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
             out.append(Tok(base.kind, f"{base.value}^({label[0]})", base.start, toks[label[1]].end))
             skip.update(range(a + 1, label[1] + 1))
             continue
+        if t.kind == "COLON" and out and out[-1].kind in ("NUMBER", "LETTER", "GREEK", "RPAR",
+                                                          "RBRACE") and a + 1 < n and \
+                toks[a + 1].kind in ("NUMBER", "LETTER", "GREEK", "LPAR", "LBRACE", "FRAC"):
+            # 1:e, y:log(p): the Frobenius product of matrix calculus, not "1 e"
+            raise ParseProblem("':' between two terms (A:B, a Frobenius product): matrix "
+                               "calculus is not checked", t.start)
         if t.kind in _DROPPED and not (t.kind == "TOP" and out and out[-1].kind == "SUP"):
             if t.kind == "TEXT" and out and out[-1].kind in ("SUB", "SUP"):
                 out.pop()  # ^{\text{…}}: a label, not a power
@@ -1658,6 +1664,11 @@ class _Build(Transformer_NonRecursive):
         if isinstance(ch[2], _Dots) or isinstance(ch[0], _Dots):
             raise ParseProblem("a written-out product (\\cdots in a product) is not supported",
                                _where(meta))
+        if all(isinstance(x, Dot) and x.args[0] == x.args[1] for x in (ch[0], ch[2])):
+            # E(q^2 · k^2) beside q · k: the dot product of the squares (Σ_i q_i² k_i²) or the
+            # product of the squared norms — the note's · does not say which
+            raise ParseProblem("q^2 · k^2: the squares' dot product or the product of squared "
+                               "norms? (not read)", _where(meta))
         return self._product(self._closed(ch[0], meta), ch[2], meta, juxtaposed=False)
 
     def times(self, meta: Any, ch: list[Any]) -> Any:

@@ -55,7 +55,8 @@ _VAR1 = re.compile(
     r"|单位方差|\bunit[- ]variance\b",
     re.I)
 _STD_NORMAL = re.compile(
-    r"标准正态|標準正態|標準常態|标准高斯|標準高斯|\b(?:standard|unit)[- ](?:normal|gaussian)\b|N\s*\(\s*0\s*,\s*1\s*\)|"
+    r"标准(?:多元|多维)?正态|標準(?:多元|多維)?正態|標準常態|标准高斯|標準高斯|"
+    r"\b(?:standard|unit)[- ](?:multivariate |multi-variate )?(?:normal|gaussian)\b|N\s*\(\s*0\s*,\s*1\s*\)|"
     r"\\mathcal\s*\{?\s*N\s*\}?\s*\(\s*0\s*,\s*1\s*\)", re.I)
 _NORMAL = re.compile(r"正态分布|高斯分布|\bnormal(?:ly)? distribut|\bgaussian\b|\\mathcal\s*\{?\s*N", re.I)
 _NEGATED = re.compile(r"不独立|不獨立|不是独立|不是獨立|not independent|dependent on|非独立|不一定独立|"
