@@ -852,3 +852,21 @@ def test_markdown_escaped_underscores(sign: str, status: str) -> None:
     text = ("$$p\\_i = \\frac{e^{z\\_i}}{\\sum\\_{j} e^{z\\_j}}$$\n\n"
             f"$$\\frac{{\\partial p\\_i}}{{\\partial z\\_i}} = p\\_i(1 {sign} p\\_i)$$\n")
     assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("d", "holds-given"), ("2d", "fails")])
+def test_a_sum_with_an_upper_limit_only(rhs: str, status: str) -> None:
+    # \sum^d a_i^2: from 1, over the index the summand names
+    text = ("Let $a, b$ have independent components of mean 0 and variance 1.\n\n"
+            f"$$\\sum^d\\mathbb{{E}}[a_i^2] = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_whole_vector_is_shown_at_its_entry() -> None:
+    # the verdict names softmax's entry i, never the placeholder or the wrapper it is held in
+    r = verify_text(_SHIFTED.format(claim="\\mathrm{softmax}(\\mathbf{z}) = "
+                                          "\\mathrm{softmax}(2\\mathbf{z} - c)"), "n.md",
+                    numeric=False)
+    from attncheck.text import text
+    shown = text(r.steps[-1].rhs)
+    assert shown.startswith("[") and shown.endswith("]_i") and "row" not in shown
