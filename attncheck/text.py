@@ -248,6 +248,12 @@ class TextPrinter(LecturerOrder, StrPrinter):
             return "[" + "; ".join(", ".join(self._print(a) for a in r.args) for r in rows) + "]"
         return "[" + ", ".join(self._print(a) for a in rows) + "]"
 
+    def _print_EntryVector(self, expr: Expr) -> str:
+        """A whole vector as its entry (attncheck.verify: softmax(z − c)): shown at entry i."""
+        entry = expr.args[0]
+        at = {s: Symbol("i") for s in entry.free_symbols if getattr(s, "name", "") == "row·"}
+        return f"[{self._print(entry.xreplace(at))}]_i"
+
     # -- powers, products, sums --------------------------------------------------------
     def _sup(self, power: Expr | int) -> str:
         s = self._print(power).replace(MINUS, "-")

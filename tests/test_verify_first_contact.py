@@ -852,3 +852,52 @@ def test_markdown_escaped_underscores(sign: str, status: str) -> None:
     text = ("$$p\\_i = \\frac{e^{z\\_i}}{\\sum\\_{j} e^{z\\_j}}$$\n\n"
             f"$$\\frac{{\\partial p\\_i}}{{\\partial z\\_i}} = p\\_i(1 {sign} p\\_i)$$\n")
     assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("d", "holds-given"), ("2d", "fails")])
+def test_a_sum_with_an_upper_limit_only(rhs: str, status: str) -> None:
+    # \sum^d a_i^2: from 1, over the index the summand names
+    text = ("Let $a, b$ have independent components of mean 0 and variance 1.\n\n"
+            f"$$\\sum^d\\mathbb{{E}}[a_i^2] = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_whole_vector_is_shown_at_its_entry() -> None:
+    # the verdict names softmax's entry i, never the placeholder or the wrapper it is held in
+    r = verify_text(_SHIFTED.format(claim="\\mathrm{softmax}(\\mathbf{z}) = "
+                                          "\\mathrm{softmax}(2\\mathbf{z} - c)"), "n.md",
+                    numeric=False)
+    from attncheck.text import text
+    shown = text(r.steps[-1].rhs)
+    assert shown.startswith("[") and shown.endswith("]_i") and "row" not in shown
+
+
+# -- batch 24 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("claim,status", [("e^3 = 20", "holds"), ("e^3 = 21", "fails"),
+                                          ("e^{4} = 55", "holds"), ("\\pi = 3", "fails")])
+def test_a_whole_number_rounded_in_a_worked_example(claim: str, status: str) -> None:
+    # "e^3 = 20, e^1 = 2.7": a value no whole number equals, written to its units place
+    assert _claims(f"$${claim}$$\n") == [status]
+
+
+@pytest.mark.parametrize("last,status", [("d_k", "holds-given"), ("2 d_k", "fails")])
+def test_a_reason_in_parentheses_after_quad(last: str, status: str) -> None:
+    # \quad (\text{因為 } E[q_i] = E[k_i] = 0): the row's reason, math in it and all
+    text = ("假設 $q, k$ 的各分量獨立，均值為 0，方差為 1。\n\n$$\n\\begin{aligned}\n"
+            "\\text{Var}(q \\cdot k) &= \\sum_{i=1}^{d_k} \\mathbb{E}[q_i^2]\\mathbb{E}[k_i^2] "
+            "\\quad (\\text{因為 } \\mathbb{E}[q_i] = \\mathbb{E}[k_i] = 0) \\\\\n"
+            f"&= {last}\n\\end{{aligned}}\n$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("before", ["<!-- kept: \\( \\) \\[ as written -->\n\n", ""])
+def test_a_link_in_escaped_brackets_and_a_comment(before: str) -> None:
+    # GitBook's \[[paper](url)\] is no display, and a \[ inside an HTML comment opens none:
+    # the display below is read either way
+    text = (f"{before}# Notes \\(2015\\)\n\n\\[[paper](http://arxiv.org/pdf/1503.02531)\\]\n\n"
+            "Let $y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$.\n\n"
+            "$$\\frac{\\partial y_i}{\\partial x_i} = y_i(1 - y_i)$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == ["holds"]
+    assert not [n for n in r.notes if n.problem]

@@ -294,7 +294,14 @@ def _mathjax_delimiters(text: str) -> str:
     # taken as delimiters only in a file with no $$ display (inside $$ … $$, \\[2pt] is a
     # row break with a skip)
     escaped = "$$" not in text and re.search(r"(?<!\\)\\\\[\[(]", text) is not None
+    # (inside an HTML comment MathJax sees nothing: a \[ there opens no display)
+    comments = [(c.start(), c.end()) for c in re.finditer(r"<!--.*?-->", text, re.DOTALL)] \
+        if "<!--" in text else []
+    starts = [a for a, _ in comments]
     for m in _BRACKETS.finditer(text):
+        k = bisect.bisect_right(starts, m.start()) - 1  # (the comment begun last before it)
+        if k >= 0 and m.start() < comments[k][1]:
+            continue
         run = len(m.group(0)) - 1
         if run % 2 == 0 and not (run == 2 and escaped):
             continue
@@ -303,6 +310,8 @@ def _mathjax_delimiters(text: str) -> str:
         if width == 2 and c == "[" and at > 0 and not text[at - 1].isspace() and \
                 text[at - 1] not in ">*$(":
             continue  # Var\[XY\] inside $…$: Markdown's escaped bracket, not MathJax's display
+        if want is None and c == "[" and re.match(r"\[[^\]\n]*\]\(", text[m.end():m.end() + 300]):
+            continue  # \[[paper](https://…)\] (GitBook): a link in escaped brackets, not math
         if want is None and c in "[(":
             want = "]" if c == "[" else ")"
             out[at:at + width] = ("$$" if c == "[" else "$").ljust(width)

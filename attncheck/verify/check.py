@@ -1399,7 +1399,12 @@ def _within_written_decimals(lhs: Expr, rhs: Expr, step: Step) -> bool:
     written = [[m for m in _DECIMAL.finditer(side.source or "")] for side in (step.lhs, step.rhs)]
     places = [len(m.group(1)) for ms in written for m in ms]
     if not places:
-        return False
+        # e^3 = 20 (a worked example's rounding): a whole number of two digits or more, written
+        # for a value no whole number equals, holds to its units place — never π = 3
+        whole = [(a, b) for a, b in ((lhs, rhs), (rhs, lhs)) if b.is_Integer and abs(b) >= 10
+                 and a.is_irrational and re.fullmatch(r"\s*-?\d+\s*[.,，。]?\s*",
+                                                       (step.rhs.source or ""))]
+        return bool(whole) and abs(float(whole[0][0] - whole[0][1])) <= 0.5
     try:
         gap = abs(complex((lhs - rhs).evalf(30)))
     except (TypeError, ValueError):

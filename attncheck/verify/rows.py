@@ -372,7 +372,8 @@ def _is_reason_group(toks: Sequence[Tok]) -> bool:
 
 
 #: Words that open a reason written after a row's math: "&\text{ because } \sum y_i = 1".
-_BECAUSE = re.compile(r"\s*(?:because|since|as|using|by|因为|因|由于|根据|由)\b", re.IGNORECASE)
+_BECAUSE = re.compile(r"\s*(?:because|since|as|using|by|因为|因為|因|由于|由於|根据|根據|由)\b",
+                      re.IGNORECASE)
 
 
 def _cut_at_because(toks: list[Tok], relation: bool = True) -> tuple[list[Tok], str]:
@@ -384,7 +385,11 @@ def _cut_at_because(toks: list[Tok], relation: bool = True) -> tuple[list[Tok], 
     for n, (t, d) in enumerate(zip(toks, depth)):
         if d == 0 and t.kind == "REL":
             seen_rel = True
-        if d == 0 and seen_rel and n and t.kind == "TEXT" and _BECAUSE.match(t.note or ""):
+        opens = t.kind == "LPAR" and n + 1 < len(toks) and toks[n + 1].kind == "TEXT" and \
+            toks[n - 1].kind == "QUAD" and _BECAUSE.match(toks[n + 1].note or "")
+        # (\quad (\text{因為 } E[q_i] = E[k_i] = 0): the reason in parentheses, math in it)
+        if d == 0 and seen_rel and n and (opens or (
+                t.kind == "TEXT" and _BECAUSE.match(t.note or ""))):
             rest = " ".join((u.note or u.value) for u in toks[n:])
             head = toks[:n]
             while head and head[-1].kind in ("AMP", "QUAD", "COMMA"):
