@@ -133,7 +133,16 @@ def _interrupted_check() -> tuple[int, str]:
         if select.select([master], [], [], 1.0)[0]:
             seen += os.read(master, 65536)
     p.send_signal(signal.SIGINT)
-    code = p.wait(timeout=60)
+    # read the pty while waiting: a child whose progress bar fills the pty's buffer blocks on
+    # its write and never gets to exit (seen on a loaded machine as a 60 s timeout)
+    deadline = time.monotonic() + 60
+    while p.poll() is None and time.monotonic() < deadline:
+        try:
+            if select.select([master], [], [], 0.2)[0]:
+                seen += os.read(master, 65536)
+        except OSError:
+            break
+    code = p.wait(timeout=max(1.0, deadline - time.monotonic()))
     text = (seen + _drain(master)).decode("utf-8", "replace")
     os.close(master)
     return code, text

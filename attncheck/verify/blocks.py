@@ -295,8 +295,7 @@ def _mathjax_delimiters(text: str) -> str:
     # row break with a skip)
     escaped = "$$" not in text and re.search(r"(?<!\\)\\\\[\[(]", text) is not None
     # (inside an HTML comment MathJax sees nothing: a \[ there opens no display)
-    comments = [(c.start(), c.end()) for c in re.finditer(r"<!--.*?-->", text, re.DOTALL)] \
-        if "<!--" in text else []
+    comments = _comment_spans(text, 0, len(text))
     starts = [a for a, _ in comments]
     for m in _BRACKETS.finditer(text):
         k = bisect.bisect_right(starts, m.start()) - 1  # (the comment begun last before it)
@@ -649,11 +648,15 @@ def _bare_environments(raw: str, where: _Anchored) -> list[Event]:
     paragraph, outside any $…$, which MathJax shows as a display (Math.SE, MathJax blogs) —
     one without a $ of its own, whose rows Markdown has left as written."""
     out: list[Event] = []
-    taken: list[tuple[int, int]] = []
+    taken = 0  # where the last environment read ended
+    dollars, counted = 0, 0  # the $ before the match (counted once: linear in the paragraph)
     for m in _BARE_ENV.finditer(raw):
-        before = raw[:m.start()]
-        if before.count("$") % 2 or before.rstrip().endswith("$") or \
-                any(a <= m.start() < b for a, b in taken):
+        dollars += raw.count("$", counted, m.start())
+        counted = m.start()
+        k = m.start() - 1
+        while k >= 0 and raw[k].isspace():
+            k -= 1
+        if dollars % 2 or (k >= 0 and raw[k] == "$") or m.start() < taken:
             continue  # inside $…$ or right after $$: dollarmath's already
         end = raw.find(f"\\end{{{m.group('env')}}}", m.end())
         if end < 0 or "$" in raw[m.start():end]:
@@ -662,7 +665,7 @@ def _bare_environments(raw: str, where: _Anchored) -> list[Event]:
         body = raw[m.start():stop]
         out.append(Math(where.offset(m.start()), body, _sub_anchors(where, m.start(), body),
                         display=True))
-        taken.append((m.start(), stop))
+        taken = stop
     return out
 
 

@@ -164,14 +164,14 @@ def _sentences(text: str) -> list[tuple[str, int]]:
 
 
 def independence_of_others(text: str, families: tuple[str, ...]) -> bool:
-    """Whether every sentence of ``text`` (prose with its $…$ math) that says "independent"
+    r"""Whether every sentence of ``text`` (prose with its $…$ math) that says "independent"
     names, in the math of that clause, letters none of which is a family's ("we assume $A$
     and $V$ are independent": the attention weights and the values, not q and k).
 
     >>> independence_of_others("Since we assume $A$ and $V$ are independent, "
     ...                        "$E(A_{ij} V_{jk}) = 0$.", ("q", "k"))
     True
-    >>> independence_of_others("For independent $q_i, k_i \\sim N(0,1)$:", ("q", "k"))
+    >>> independence_of_others(r"For independent $q_i, k_i \sim N(0,1)$:", ("q", "k"))
     False
     >>> independence_of_others("The components are independent.", ("q", "k"))
     False
