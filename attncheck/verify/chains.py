@@ -332,6 +332,12 @@ def _names(e: Expr) -> set[str]:
         {type(f).__name__ for f in e.atoms(AppliedUndef)}
 
 
+def _letters(e: Expr) -> set[str]:
+    """The names an expression is written in, its indices aside: symbols, vectors."""
+    return {str(s) for s in e.free_symbols if not s.is_integer} | \
+        {str(x.base.label) for x in e.atoms(Indexed)}
+
+
 def _names_one_entry(index: Symbol) -> bool:
     """An index that names one entry, not any: a class's capital letter or word (p_A over the
     tokens {A, B, C}, p_{\\text{dog}}), where i, j, k range over all entries."""
@@ -810,12 +816,9 @@ class _Builder:
             return at, "heading"
         old = next((v for n, v in reversed(self.aliases) if n == left.value), None)
         if at is not None and isinstance(old, Expr) and isinstance(right.value, Expr):
-            def names(e: Expr) -> set[str]:
-                return {str(s) for s in e.free_symbols if not s.is_integer} | \
-                    {str(x.base.label) for x in e.atoms(Indexed)}
-            softmax = {"x", "y", "t"}  # (y_i and x_i are one softmax's: never other letters)
-            if names(old) and names(right.value) and not names(old) & names(right.value) and \
-                    not (names(old) | names(right.value)) & softmax:
+            before, now = (_letters(e) for e in (old, right.value))
+            # (y_i and x_i are one softmax's: never other letters)
+            if before and now and not before & now and not (before | now) & {"x", "y", "t"}:
                 return at, "letters"
         return None
 
@@ -931,14 +934,13 @@ class _Builder:
             # L = P(y|x) = p^y (1-p)^{1-y}: this L is a likelihood, and L_{CE} stays the loss
             name = LIKELIHOOD
             self.parser.likelihood = True
-        value = substitute(value, self.aliases)
         if self.hidden and any(n == name for n, _ in self.aliases) and \
                 _WHAT_IS_DIFFERENTIATED.search(step.lead[-80:]):
             # "a loss $J = −Σ_i p_i \log q_i$ … If we take the derivative of $J = p_i \log q_i$":
             # what the sentence differentiates, not a new value of J
             return
         # the note's loss is its own (−(1/M) Σ …, −log p_c …): later steps use its definition
-        self.aliases.append((name, value))
+        self.aliases.append((name, substitute(value, self.aliases)))
         self.parser.defined.add(_name_key(name))
 
     def _assumptions(self, block: Math, row: Row) -> None:

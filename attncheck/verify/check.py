@@ -1178,8 +1178,9 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                              f"{text(given[0])} = {given[1]}, which the checker does not take "
                              "as a hypothesis", n, dset, model)
         lhs, rhs = _follows(lhs, rhs, step.premise, step.aliases)
+    random = {f.name for f in model.families}
     if lhs.has(E, Var, Cov) or rhs.has(E, Var, Cov) or any(
-            str(x.base.label) in {f.name for f in model.families}
+            str(x.base.label) in random
             for x in (lhs - rhs).atoms(Indexed)):  # (softmax's Σ_{j≠i} keeps i free: no pairs)
         lhs, rhs = _pair_sums(lhs, rhs)
     if _splits_a_variance(lhs, rhs) and not ctx.independence_said:
@@ -1204,7 +1205,6 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
         # the verdict either way would be about one sample where the note has two
         return refused(f"entries of samples {', '.join(samples)} (upper indices) read as one")
     moments = frozenset(lhs.atoms(E, Var, Cov) | rhs.atoms(E, Var, Cov))
-    random = {f.name for f in model.families}
     if ctx.unit_vectors and (moments or lhs.has(Dot) or rhs.has(Dot) or any(
             str(x.base.label) in random for x in (lhs - rhs).atoms(Indexed))):
         # "two uniform, random, and normalized vectors": on the unit sphere, a component's
@@ -1401,10 +1401,9 @@ def _within_written_decimals(lhs: Expr, rhs: Expr, step: Step) -> bool:
     if not places:
         # e^3 = 20 (a worked example's rounding): a whole number of two digits or more, written
         # for a value no whole number equals, holds to its units place — never π = 3
-        whole = [(a, b) for a, b in ((lhs, rhs), (rhs, lhs)) if b.is_Integer and abs(b) >= 10
-                 and a.is_irrational and re.fullmatch(r"\s*-?\d+\s*[.,，。]?\s*",
-                                                       (step.rhs.source or ""))]
-        return bool(whole) and abs(float(whole[0][0] - whole[0][1])) <= 0.5
+        return bool(rhs.is_Integer and abs(rhs) >= 10 and lhs.is_irrational and
+                    re.fullmatch(r"\s*-?\d+\s*[.,，。]?\s*", step.rhs.source or "") and
+                    abs(float(lhs - rhs)) <= 0.5)
     try:
         gap = abs(complex((lhs - rhs).evalf(30)))
     except (TypeError, ValueError):

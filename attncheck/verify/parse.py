@@ -206,19 +206,25 @@ class EntryMatrix(Function):
         return self.args[0].xreplace({ROW: i, COL: j})
 
 
-def _whole_scores(e: Expr) -> Expr:
-    """e^z / Σ_j e^{z_j} with z the whole scores vector (the bare symbol x): its entry at
-    :data:`ROW` as an :class:`EntryVector` — else e as it is (max(z) stays one number)."""
+def _scores_at_entry(e: Expr) -> Expr | None:
+    """``e`` written in the whole scores vector (the bare symbol x: z − c, e^z/Σ_j e^{z_j}) at
+    its entry :data:`ROW`; None where no bare x is left — the entries x_j of Σ_j e^{x_j} and
+    max(z) (one number, the shift of a stable softmax) stay as they are."""
     x = Symbol("x")
-    if not isinstance(e, Expr) or x not in e.free_symbols or e.has(ROW):
-        return e
-    # (the entries x_j of Σ_j e^{x_j} and max(z) stay as they are)
     held = {f: Dummy() for f in e.atoms(AppliedUndef, Indexed) if f.has(x)}
     bare = e.xreplace(held)
     if x not in bare.free_symbols:
-        return e  # e^{x_i}/Σ_i e^{x_i}: entries only, no whole vector
-    entry = bare.xreplace({x: IndexedBase("x")[ROW]}).xreplace({d: f for f, d in held.items()})
-    return EntryVector(entry)
+        return None
+    return bare.xreplace({x: IndexedBase("x")[ROW]}).xreplace({d: f for f, d in held.items()})
+
+
+def _whole_scores(e: Expr) -> Expr:
+    """e^z / Σ_j e^{z_j} with z the whole scores vector: its entry at :data:`ROW` as an
+    :class:`EntryVector` — else e as it is (e^{x_i}/Σ_i e^{x_i}: entries only)."""
+    if not isinstance(e, Expr) or Symbol("x") not in e.free_symbols or e.has(ROW):
+        return e
+    entry = _scores_at_entry(e)
+    return e if entry is None else EntryVector(entry)
 
 
 class EntryVector(Function):
@@ -1470,17 +1476,14 @@ class _Build(Transformer_NonRecursive):
         """softmax(2z), softmax(z/T), softmax(z − c), softmax(z − max(z)): softmax of an
         expression in the whole scores vector (never read as softmax(z) itself, whose
         entries y_i it is not), as its entry; None for softmax(z) and what is not of x."""
-        if isinstance(inner, _Vector) and inner.name == "x" and inner.coeff != 1 and \
-                not inner.transposed:
-            inner = inner.coeff * Symbol("x")
+        if isinstance(inner, _Vector) and inner.coeff != 1:
+            inner = self._scores(inner)
         if not isinstance(inner, Expr) or isinstance(inner, Symbol) or \
                 Symbol("x") not in inner.free_symbols or inner.has(Indexed):
             return None
+        at = _scores_at_entry(inner)
+        at = inner if at is None else at  # (softmax(max(z)): no entry, a constant)
         k = next(index_symbol(c) for c in "kjlmr" if index_symbol(c) not in inner.free_symbols)
-        # max(z) stays the one number it is (the shift of a stable softmax)
-        held = {f: Dummy() for f in inner.atoms(AppliedUndef) if f.has(Symbol("x"))}
-        at = inner.xreplace(held).xreplace({Symbol("x"): IndexedBase("x")[ROW]}).xreplace(
-            {d: f for f, d in held.items()})
         return _SoftmaxOf(exp(at) / Sum(exp(at.xreplace({ROW: k})), (k, 1, self._length())))
 
     def _apply(self, f: _Fn, arg: Any, meta: Any) -> Any:
