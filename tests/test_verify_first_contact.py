@@ -901,3 +901,68 @@ def test_a_link_in_escaped_brackets_and_a_comment(before: str) -> None:
     r = verify_text(text, "n.md", numeric=False)
     assert [s.status.value for s in r.steps if s.kind == "claim"] == ["holds"]
     assert not [n for n in r.notes if n.problem]
+
+
+# -- batch 25 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\frac{e^{x_i - m}}{\\sum_j e^{x_j - m}}", "holds"),
+    ("\\frac{e^{x_i - \\max(x)}}{\\sum_j e^{x_j - \\max(x)}}", "holds"),
+    ("\\frac{e^{x_i - m}}{\\sum_j e^{x_j}}", "fails"),
+    ("\\frac{e^{x_i}}{\\sum_j e^{x_j + m}}", "fails")])
+def test_the_softmax_shifted_for_stability_is_a_claim(rhs: str, status: str) -> None:
+    # written first, before any other formula for it: shift invariance, not a new definition
+    text = ("For numerical stability subtract the maximum $m = \\max_j x_j$:\n\n"
+            f"$$\\text{{softmax}}(x)_i = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_temperature_softmax_stays_a_definition() -> None:
+    text = "$$\\text{softmax}(x)_i = \\frac{e^{x_i / T}}{\\sum_j e^{x_j / T}}$$\n"
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps] == ["definition"]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{e^{z_i}}{\\sum_j e^{z_j}}", "holds"),
+                                        ("\\frac{e^{z_i}}{\\sum_j e^{2 z_j}}", "fails")])
+def test_an_entry_called_with_the_scores(rhs: str, status: str) -> None:
+    # S_i(z): the i-th output with the scores it is a function of named, never S_i·z
+    text = ("$$S_i(z) = \\frac{e^{z_i}}{\\sum_{j=1}^K e^{z_j}}$$\n\n"
+            f"$${rhs} = S_i(z)$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("words,status", [("From independence", "holds-given"),
+                                          ("由独立性", "holds-given"),
+                                          ("From linearity", "needs-undeclared")])
+def test_independence_given_as_the_reason(words: str, status: str) -> None:
+    # "From independence $$E[X_iW_i] = E[X_i]E[W_i]$$" (Math.SE): the reason is the note's
+    # assumption; linearity of E is not independence
+    text = ("Let $W$ and $X$ have entries sampled from $\\mathcal{N}(0, 1)$.\n\n"
+            f"{words} $$E[X_iW_i]=E[X_i]E[W_i]$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("said,status", [("(当二者期望都为0时)", "holds-given"),
+                                         ("", "needs-undeclared")])
+def test_both_means_said_in_parentheses(said: str, status: str) -> None:
+    text = (f"两个独立随机变量乘积的方差{said}: $var[XY]=var[X]\\cdot var[Y]$\n")
+    r = verify_text(text, "n.md", numeric=False, inline=True)
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == [status]
+
+
+@pytest.mark.parametrize("last,status", [("d_k", "needs-undeclared"), ("2d_k", "fails")])
+def test_double_dollars_after_a_colon_inside_a_paragraph(last: str, status: str) -> None:
+    # Math.SE as stored: "…is: $$α = Σ q_n k_n$$ We know …" — a display inside a paragraph
+    text = ("Assume the keys $$K$$ and queries $$Q$$ have zero mean. The score between $$i$$ "
+            "and $$j$$ is: $$\\alpha = q_i k_j^T = \\sum_{n=1}^{d_k} q_{in}k_{jn}$$ We know that "
+            "the variance of a sum is the sum of the variances. Thus we get: "
+            f"$$\\text{{Var}}(\\alpha) = {last},$$ since each term has variance one.\n")
+    assert _claims(text) == ["holds", status]
+
+
+def test_a_bare_environment_never_closed() -> None:
+    text = ("From the article:\n\\begin{split} \\frac{\\partial L}{\\partial z_i} &= "
+            "y_i - t_i \\end{spli\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert any("never closed" in n.text for n in r.notes if n.problem)

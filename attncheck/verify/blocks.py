@@ -482,6 +482,9 @@ def _prose_in_code(content: str) -> bool:
 
 #: What may follow a display on its line: closing $$, punctuation, spaces.
 _AFTER_DISPLAY = re.compile(r"[\s$.,，。:：;；!！?？)）]*")
+#: What follows a $$…$$ said after a colon when it is the sentence's display: the next
+#: sentence, or the reason for it ("…we get: $$Var(α) = d_k,$$ since $$…$$").
+_NEW_SENTENCE = re.compile(r"[\s.,;]*(?:$|[A-Z]|(?:since|because|where|as)\b)")
 
 
 def _opens_its_line(content: str) -> bool:
@@ -508,6 +511,8 @@ def _own_line(raw: str, lo: int, hi: int, newlines: Sequence[int] | None = None,
     (True, False)
     >>> _own_line("gives: $$a=b$$", 9, 12), _own_line("则$$y=1$$,有$$y_j=0$$。", 12, 17, before=7)
     (True, False)
+    >>> _own_line("$$x$$ is: $$a=b$$ We know", 12, 15, before=5)
+    True
     """
     if newlines is None:
         newlines = [m.start() for m in re.finditer("\n", raw)]
@@ -515,6 +520,9 @@ def _own_line(raw: str, lo: int, hi: int, newlines: Sequence[int] | None = None,
     start = newlines[k - 1] + 1 if k else 0
     end = newlines[bisect.bisect_left(newlines, hi)] if bisect.bisect_left(
         newlines, hi) < len(newlines) else len(raw)
+    if raw[start:max(start, lo - 2)].rstrip().endswith(":") and \
+            _NEW_SENTENCE.match(raw, min(hi + 2, end), end):
+        return True  # "…the attention score is: $$α = Σ_n q_n k_n$$ We know that …" (Math.SE)
     if before > start:
         return False
     m = _AFTER_DISPLAY.match(raw, hi, end)
@@ -639,8 +647,8 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
     return out
 
 
-_BARE_ENV = re.compile(r"\\begin\s*\{(?P<env>(?:equation|align|gather|multline|eqnarray|flalign)"
-                       r"\*?)\}")
+_BARE_ENV = re.compile(r"\\begin\s*\{(?P<env>(?:equation|align|gather|multline|eqnarray|flalign|"
+                       r"split)\*?)\}")
 
 
 def _bare_environments(raw: str, where: _Anchored) -> list[Event]:
@@ -659,6 +667,11 @@ def _bare_environments(raw: str, where: _Anchored) -> list[Event]:
         if dollars % 2 or (k >= 0 and raw[k] == "$") or m.start() < taken:
             continue  # inside $…$ or right after $$: dollarmath's already
         end = raw.find(f"\\end{{{m.group('env')}}}", m.end())
+        if end < 0 and "$" not in raw[m.start():]:
+            # a page stored cut off ("… = y_i - t_i \end{spli"): its rows are not guessed at
+            out.append(Problem(where.offset(m.start()), f"\\begin{{{m.group('env')}}} is never "
+                               f"closed; expected \\end{{{m.group('env')}}}"))
+            break
         if end < 0 or "$" in raw[m.start():end]:
             continue
         stop = end + len(m.group("env")) + 6

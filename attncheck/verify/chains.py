@@ -51,6 +51,7 @@ from sympy import (
     sqrt,
 )
 from sympy.core.function import AppliedUndef
+from sympy.simplify.radsimp import fraction
 
 from attncheck.verify.blocks import Math
 from attncheck.verify.lexer import BOLD, LexError, Tok, tokenize
@@ -487,6 +488,39 @@ def _defines_next(lead: str) -> bool:
         if found and not re.search(r"\$[^$]*=[^$]*\$", last[found[-1].end():]):
             return True
     return False
+
+
+def _shifted_softmax(lv: Any, rv: Any) -> bool:
+    r"""``y_i = e^{x_i − c}/Σ_j e^{x_j − c}`` (c = max x, x̄, m): the note's softmax output
+    written with its scores shifted for stability — a claim (shift invariance), not a new
+    definition of y, whose shift may be wrong (e^{x_i − c}/Σ_j e^{x_j} then fails).
+    A temperature (e^{x_i/T}) is not a shift: such a softmax stays the note's definition.
+
+    >>> from sympy import IndexedBase, Symbol, Sum, exp
+    >>> from attncheck.verify.parse import index_symbol
+    >>> x, y, c = IndexedBase("x"), IndexedBase("y"), Symbol("c")
+    >>> i, j, n = index_symbol("i"), index_symbol("j"), Symbol("n")
+    >>> _shifted_softmax(y[i], exp(x[i] - c) / Sum(exp(x[j] - c), (j, 1, n)))
+    True
+    >>> _shifted_softmax(y[i], exp(x[i] / c) / Sum(exp(x[j] / c), (j, 1, n)))
+    False
+    """
+    if not (isinstance(lv, Indexed) and str(lv.base.label) == "y" and len(lv.indices) == 1
+            and isinstance(rv, Expr)):
+        return False
+    num, den = fraction(rv, exact=True)  # exact: e^{x_i − c} stays whole, not e^{x_i}/e^c
+    if not (isinstance(num, exp) and isinstance(den, Sum) and isinstance(den.function, exp)):
+        return False
+    j = den.limits[0][0]
+    x = IndexedBase("x")
+    shifts = (num.args[0] - x[lv.indices[0]], den.function.args[0] - x[j])
+    atoms = {t.as_coeff_Mul()[1] for s in shifts for t in Add.make_args(s) if s != 0}
+    if not atoms or any(isinstance(a, Indexed) and a.base == x and a.indices[0].is_integer
+                        or not isinstance(a, (Symbol, AppliedUndef, Indexed))
+                        or a.has(lv.indices[0], j) for a in atoms):
+        return False
+    plain = rv.xreplace({a: S.Zero for a in atoms})
+    return plain == exp(x[lv.indices[0]]) / den.func(exp(x[j]), *den.limits)
 
 
 def _call_form(toks: Sequence[Tok]) -> str | None:
@@ -999,6 +1033,8 @@ class _Builder:
         if n == 0 and not self.current and isinstance(lv, Symbol) and not lv.is_integer and \
                 isinstance(rv, Expr) and rv != lv and rv.has(lv) and len(row.relations) == 1:
             return "definition"  # S = S/√d_k: step 2 of an algorithm rescales S (an update)
+        if n == 0 and not self.current and _shifted_softmax(lv, rv):
+            return "claim"  # ŷ_j = exp(o_j − ō)/Σ_k exp(o_k − ō): softmax, shifted for stability
         if n == 0 and not self.current and lv is not None and _is_name(lv):
             # a random component (q_i) is the model's, not a new name: only said words define it
             # (a name used before but never given a value — ŷ_i in the loss, then

@@ -1566,8 +1566,12 @@ class _Build(Transformer_NonRecursive):
         if juxtaposed and isinstance(a, Indexed) and str(a.base.label) == "y" and \
                 isinstance(b, _Paren) and (
                     (isinstance(b.expr, _Vector) and b.expr.name == "x") or
-                    (b.expr == Symbol("x") and self.n.rename.get("sigma") == "y")):
-            return a  # σ_i(𝐳), σ_i(z): the i-th output, with the scores it is a function of named
+                    (b.expr == Symbol("x") and (self.n.rename.get("sigma") == "y"
+                                                or "x" in self.n.rename.values()))):
+            # σ_i(𝐳), σ_i(z), S_i(z) with z the note's scores: the i-th output, with the scores
+            # it is a function of named (a product S_i·z of an entry and the whole vector
+            # would be a misreading)
+            return a
         score = _score_entry(b) if juxtaposed else None
         if score is not None and ((isinstance(a, _Vector) and a.name == "y" and a.coeff == 1)
                                   or (isinstance(a, Symbol) and a.name == "y"
