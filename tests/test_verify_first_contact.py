@@ -966,3 +966,97 @@ def test_a_bare_environment_never_closed() -> None:
             "y_i - t_i \\end{spli\n")
     r = verify_text(text, "n.md", numeric=False)
     assert any("never closed" in n.text for n in r.notes if n.problem)
+
+
+# -- softmax's Jacobian by name (unjudged in the corpus: J = diag(p) − ppᵀ) ----------------
+
+_JACOBIAN = ("Let $p_i = \\frac{{e^{{z_i}}}}{{\\sum_j e^{{z_j}}}}$.\n\n"
+             "{words}\n\n$${claim}$$\n")
+
+
+@pytest.mark.parametrize("words,claim,status", [
+    ("The Jacobian matrix $J$ is", "J = \\text{diag}(p) - p p^T", "holds"),
+    ("The Jacobian matrix $J$ is", "J = \\text{diag}(p) + p p^T", "fails"),
+    ("### Softmax Jacobian", "\\mathbf{J} = \\text{diag}(\\mathbf{p}) - \\mathbf{p}\\mathbf{p}^\\top",
+     "holds"),
+    ("In matrix form:", "J_{\\text{softmax}} = \\text{diag}(p) - p p^T", "holds"),
+    ("In matrix form:", "J_{\\text{softmax}} = p p^T - \\text{diag}(p)", "fails"),
+    ("雅可比矩阵 $J$ 为", "J = \\begin{bmatrix} p_1(1-p_1) & -p_1 p_2 \\\\ -p_2 p_1 & p_2(1-p_2) "
+     "\\end{bmatrix}", "holds"),
+    ("雅可比矩阵 $J$ 为", "J = \\begin{bmatrix} p_1(1-p_1) & p_1 p_2 \\\\ -p_2 p_1 & p_2(1-p_2) "
+     "\\end{bmatrix}", "fails"),
+    ("", "\\frac{\\partial p}{\\partial z} = \\text{diag}(p) - p p^T", "holds"),
+    ("", "\\frac{\\partial p}{\\partial z} = \\text{diag}(p) - p^T p", "not-read"),
+])
+def test_the_jacobian_by_its_name(words: str, claim: str, status: str) -> None:
+    # J (or J_σ, J_softmax) that the words call the Jacobian: a claim about ∂p/∂z, not a name
+    assert _claims(_JACOBIAN.format(words=words, claim=claim)) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("p_i(\\delta_{ij} - p_j)", "holds"),
+                                        ("p_i(\\delta_{ij} + p_j)", "fails")])
+def test_an_entry_of_the_named_jacobian(rhs: str, status: str) -> None:
+    text = _JACOBIAN.format(words="The Jacobian $J$ of the softmax:",
+                            claim="J = \\text{diag}(p) - p p^T") + f"\n$$J_{{ij}} = {rhs}$$\n"
+    assert _claims(text) == ["holds", status]
+
+
+def test_a_jacobian_of_other_functions_is_left_alone() -> None:
+    # J_h = J_g J_f: this note's J names other functions' Jacobians — J = … is a name given
+    text = _JACOBIAN.format(words="The Jacobian of a composition:\n\n$$J_h = J_g J_f$$",
+                            claim="J = \\text{diag}(p) - p p^T")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps][-1:] == ["definition"]
+
+
+# -- batch 26 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{1}{\\sum_k e^{a_k - a_i}}", "holds"),
+                                        ("\\frac{e^{a_i}}{\\sum_k e^{2a_k}}", "fails")])
+def test_an_exponent_with_its_index_after_it(rhs: str, status: str) -> None:
+    # e^a_k (TeX: both scripts on e) is e^{a_k} — Euler's e has no entries
+    text = ("$$p_i = \\frac{e^{a_i}}{\\sum_{k} e^a_k}$$\n\n"
+            f"$$\\frac{{\\partial p_i}}{{\\partial a_i}} = p_i(1 - p_i)$$\n\n$$p_i = {rhs}$$\n")
+    assert _claims(text) == ["holds", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-p_i p_j", "holds"), ("p_i p_j", "fails")])
+def test_a_case_in_double_dollars_with_a_braced_index(rhs: str, status: str) -> None:
+    # kramdown: 当 $$i\neq{j}$$, then the display — the case of the display after it
+    text = ("Let $p_i = \\frac{e^{a_i}}{\\sum_k e^{a_k}}$.\n\n当 $$i\\neq{j}$$,\n\n"
+            f"$$\\frac{{\\partial p_i}}{{\\partial a_j}} = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("words,status", [
+    ("where $y_j$ is the true label (1 if class $j$ is correct)", "holds-given"),
+    ("where $y_j$ is the true label", "needs-undeclared")])
+def test_a_label_that_is_one_on_the_correct_class(words: str, status: str) -> None:
+    text = (f"$$L = -\\sum_j y_j \\log \\hat{{y}}_j$$\n\n{words}, "
+            "$\\hat{y}_j = \\frac{e^{z_j}}{\\sum_k e^{z_k}}$.\n\n"
+            "$$\\frac{\\partial L}{\\partial z_j} = \\hat{y}_j - y_j$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("lead,kind", [
+    ("The goal: we want to find some factor $c$ so that the variance is one:", "condition"),
+    ("We want to find the result of", "claim"),
+    ("We want to show that the variance is one:", "claim")])
+def test_an_equation_the_note_sets_out_to_solve(lead: str, kind: str) -> None:
+    text = ("Let $q, k$ have independent components of mean 0 and variance 1.\n\n"
+            f"{lead}\n\n$$\\mathrm{{Var}}(q \\cdot k) = 1$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps] == [kind]
+
+
+@pytest.mark.parametrize("opening,closing", [("{% katex(block=true) %}", "{% end %}"),
+                                             ("{{< katex display >}}", "{{< /katex >}}")])
+@pytest.mark.parametrize("last,status", [("d_k", "holds-given"), ("2d_k", "fails")])
+def test_a_static_site_shortcode_display(opening: str, closing: str, last: str,
+                                         status: str) -> None:
+    # Zola's and Hugo's KaTeX shortcodes: display math Markdown leaves as written
+    text = ("Let $q, k$ have independent components of mean 0 and variance 1.\n\n"
+            f"{opening}\n\\begin{{aligned}}\n\\mathrm{{Var}}(q \\cdot k) &= "
+            f"\\sum_{{i=1}}^{{d_k}} \\mathrm{{Var}}(q_i k_i) \\\\\n&= {last}\n\\end{{aligned}}\n"
+            f"{closing}\n")
+    assert _claims(text)[-1:] == [status]

@@ -634,8 +634,13 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
             if at >= 0:
                 out.append(Problem(where.offset(at),
                                    "display math opened by '$$' is never closed; expected '$$'"))
+    if not heading and "{%" in raw or "{{<" in raw:
+        out = sorted(out + _shortcodes(raw, where), key=lambda e: e.start)
     if not heading and "\\begin" in raw:
-        out = sorted(out + _bare_environments(raw, where), key=lambda e: e.start)
+        taken = [(m.start, m.start + len(m.text)) for m in out if isinstance(m, Math)]
+        out = sorted(out + [m for m in _bare_environments(raw, where)
+                            if not any(a <= m.start < b for a, b in taken)],
+                     key=lambda e: e.start)
     if heading:  # "### 1\. Softmax": Markdown's escapes go (math keeps its backslashes)
         from markdown_it.common.utils import unescapeAll
 
@@ -644,6 +649,25 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
         out.append(Heading(start, title, anchors, level=heading))
     elif raw.strip():
         out.append(Prose(start, raw, anchors))
+    return out
+
+
+#: Static-site shortcodes for display math: Zola's {% katex(block=true) %} … {% end %},
+#: Hugo's {{< katex display >}} … {{< /katex >}} (and {{< math >}}).
+_SHORTCODE = re.compile(
+    r"\{%\s*katex\s*\(\s*block\s*=\s*true\s*\)\s*%\}(?P<zola>.*?)\{%\s*end\s*%\}|"
+    r"\{\{<\s*(?P<name>katex|math)\s+display\s*>\}\}(?P<hugo>.*?)\{\{<\s*/(?P=name)\s*>\}\}",
+    re.DOTALL)
+
+
+def _shortcodes(raw: str, where: _Anchored) -> list[Event]:
+    r"""Display math written in a static-site shortcode inside a paragraph (Markdown leaves its
+    text as written)."""
+    out: list[Event] = []
+    for m in _SHORTCODE.finditer(raw):
+        group = "zola" if m.group("zola") is not None else "hugo"
+        at, body = m.start(group), m.group(group)
+        out.append(Math(where.offset(at), body, _sub_anchors(where, at, body), display=True))
     return out
 
 

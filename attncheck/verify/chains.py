@@ -58,6 +58,7 @@ from attncheck.verify.lexer import BOLD, LexError, Tok, tokenize
 from attncheck.verify.parse import (
     LIKELIHOOD,
     LOSS,
+    EntryMatrix,
     JacobianOf,
     Notation,
     ParseProblem,
@@ -474,6 +475,29 @@ def _left_in_words(lead: str) -> str:
 _WHAT_IS_DIFFERENTIATED = re.compile(
     r"(?:\b(?:derivative|gradient|differentiat\w*|partials?)\b[^$.。]{0,30}\b(?:of|for)|对)\s*$",
     re.IGNORECASE)
+
+
+#: Words that make the display after them a requirement, not a claim: "we want to find
+#: some factor $c$ … so that …:", "我们希望 … 使得：".
+_GOAL = re.compile(r"\b(?:we|I) (?:want|need|require|wish|would like|'d like)\b|\bthe goal\b|"
+                   r"\bour goal\b|我们希望|我们想要|我们要求|目标是|希望找到", re.IGNORECASE)
+
+
+#: "we want to show that …": what follows is claimed (and then derived), not required.
+_TO_SHOW = re.compile(r"\b(?:want|need|wish|like) to (?:show|prove|verify|check|see|compute|derive|"
+                      r"calculate|find out|confirm)\b|证明|验证|说明|计算", re.IGNORECASE)
+
+
+#: The requirement a goal states ("… so that the variance is one").
+_SO_THAT = re.compile(r"\b(?:so that|such that|in order that)\b|使得|使其|满足", re.IGNORECASE)
+
+
+def _states_a_goal(lead: str) -> bool:
+    """The last sentence before a display says what is wanted (a requirement to solve)."""
+    sentences = [c for c in re.split(r"(?<=[。.;；!?！？])\s+", lead.strip()) if c.strip()]
+    last = sentences[-1] if sentences else ""
+    return _GOAL.search(last) is not None and _SO_THAT.search(last) is not None and \
+        _TO_SHOW.search(last) is None
 
 
 def _defines_next(lead: str) -> bool:
@@ -1012,6 +1036,11 @@ class _Builder:
             # "且已知 Σ_j y_j = 1，所以 …", "\text{since } a = b": given, not claimed
             return "assumption"
         defining = _defines_next(lead)
+        if n == 0 and not self.current and not after_implies and left.block.display and \
+                len(row.relations) == 1 and _states_a_goal(lead):
+            # "we want to find some factor $c$ … so that: $$Var(q kᵀ c) = 1$$": the equation
+            # the note sets out to solve, not a claim that it holds
+            return "condition"
         if self.hidden and n == 0 and not self.current and isinstance(lv, Indexed) and \
                 all(a.is_Integer for a in lv.indices) and isinstance(rv, Expr) and rv.is_number:
             return "definition"  # "$Y_{11} = 1, A_{13} = -1$": the values of a worked example
@@ -1050,8 +1079,11 @@ class _Builder:
                 self.notation.rename.get(left.toks[0].value) in self.notation.families and \
                 lists_components(right.toks, self.notation.rename[left.toks[0].value]):
             return "definition"  # Q = (q_1, …, q_{d_k}): the note's name for the vector q
-        if n == 0 and not self.current and lv is not None and _is_name(lv) and right.problem:
-            return "definition"  # Attention(Q, K, V) = softmax(QKᵀ/√d_k)V: a name for it
+        if n == 0 and not self.current and lv is not None and _is_name(lv) and (
+                right.problem or isinstance(rv, EntryMatrix)):
+            # Attention(Q, K, V) = softmax(QKᵀ/√d_k)V, M = diag(p) − ppᵀ: a name for it (a
+            # J the note calls softmax's Jacobian is read as ∂p/∂z, not as a name)
+            return "definition"
         called = _call_form(left.toks) if n == 0 and not self.current else None
         if called is not None and isinstance(lv, Expr) and \
                 std_of_random(substitute(lv, self.aliases), self.notation.model()) != \
@@ -1138,9 +1170,12 @@ def _is_case_row(row: Row) -> bool:
 def is_condition_block(block: Math) -> bool:
     """A display that only states an index relation (当 $$k=j$$ 时): part of the prose."""
     rows, _ = rows_of(block)
-    return len(rows) == 1 and len(rows[0].relations) == 1 and rows[0].pieces[0] is not None \
-        and rows[0].pieces[1] is not None and is_index_condition(
-            rows[0].pieces[0].toks + (rows[0].relations[0],) + rows[0].pieces[1].toks)
+    if not (len(rows) == 1 and len(rows[0].relations) == 1 and rows[0].pieces[0] is not None
+            and rows[0].pieces[1] is not None):
+        return False
+    toks = rows[0].pieces[0].toks + (rows[0].relations[0],) + rows[0].pieces[1].toks
+    # i \neq{j}: braces around an index say nothing
+    return is_index_condition(tuple(t for t in toks if t.kind not in ("LBRACE", "RBRACE")))
 
 
 def _condition_value(piece: Piece, parser: Parser) -> Any:

@@ -89,7 +89,7 @@ from attncheck.verify.evidence import (
     written_length,
 )
 from attncheck.verify.files import Format, Source, decode, guess_format, read_source
-from attncheck.verify.notation import prose_aliases, prose_constants, survey
+from attncheck.verify.notation import prose_aliases, prose_constants, prose_jacobian, survey
 from attncheck.verify.parse import (
     DOTS,
     LENGTH,
@@ -1016,8 +1016,9 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
     for side in (lhs, rhs):
         if not isinstance(side, VectorLiteral) and side.has(VectorLiteral, JacobianOf,
                                                             EntryMatrix, EntryVector):
-            raise UnsupportedExpression("a written-out vector or matrix inside an expression: "
-                                        "vector and matrix algebra is not checked")
+            raise UnsupportedExpression("a vector or matrix (written out, or a Jacobian ∂p/∂z) "
+                                        "inside an expression: vector and matrix algebra is "
+                                        "not checked")
     if isinstance(lhs, VectorLiteral) or isinstance(rhs, VectorLiteral):
         if not (isinstance(lhs, VectorLiteral) and isinstance(rhs, VectorLiteral)) or \
                 len(lhs.args) != len(rhs.args):
@@ -1532,6 +1533,9 @@ def _survey(source: Source, events: Sequence[Any], fmt: Format, settings: Settin
     # "$a_i^{[L]}$，即 $\hat y$": names the words give the softmax output
     texts = [e.text for e in events if isinstance(e, Prose)]
     found = prose_constants(texts, prose_aliases(texts, found))
+    # "### Softmax Jacobian" then $$J = diag(s) − s sᵀ$$: a heading names it as well as words
+    titles = [e.text for e in events if isinstance(e, Heading)]
+    found = prose_jacobian(rows, texts + titles, found)
     return state.notation(found), state, notes
 
 
@@ -1626,7 +1630,13 @@ _TARGET_WORDS = re.compile(
     r"(?:is|equals?|=)\s*1 if and only if|\b0\s*/\s*1 (?:target|label)|"
     r"(?:the )?(?:rest|others) (?:are|being) (?:0|zeros?)\b|有且(?:仅|只)有一个|其余(?:都|均)?为\s*0|"
     r"(?:label|target|标签)[^.。]{0,40}(?:probability distribution|概率分布|sums? to (?:one|1)|和为\s*1)|"
-    r"(?:probability distribution|概率分布)[^.。]{0,30}(?:label|target|标签)", re.IGNORECASE)
+    r"(?:probability distribution|概率分布)[^.。]{0,30}(?:label|target|标签)|"
+    # "$y_j$ is the true label (1 if class $j$ is correct)", "1 for the true class": a label
+    # that is 1 on one class (and so 0 on the others)
+    r"\b(?:1|one)\s+(?:if|when)\s+(?:the\s+)?(?:class|label|category)\s*\$?\s*[a-z]\w*\s*\$?\s+"
+    r"is\s+(?:the\s+)?(?:correct|true|right|target)\b|"
+    r"\b(?:1|one)\s+for\s+the\s+(?:correct|true|right|target)\s+(?:class|label|category)\b",
+    re.IGNORECASE)
 
 
 #: "the sum of the probabilities $p_j$ is equal to 1", "$y_k$ 之和为 1": entries that sum to one.
@@ -1831,7 +1841,8 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
             # a display inside the paragraph ($$ in a list item): the words before it lead in,
             # unless that display is only a case (当$$k=j$$时)
             text = e.text
-            if "$$" in text and not re.search(r"\$\$\s*[a-z]\s*(=|\\neq?|≠)\s*[a-z]\s*\$\$", text):
+            if "$$" in text and not re.search(r"\$\$\s*[a-z]\s*(=|\\neq?|≠)\s*\{?[a-z]\}?\s*\$\$",
+                                              text):
                 text = text.split("$$", 1)[0]
             # the case a heading names goes on through its section's paragraphs (a
             # paragraph that names its own case, as its last, wins)

@@ -39,7 +39,7 @@ from attncheck.verify.lexer import BOLD, LexError, Tok, group_start, tokenize
 from attncheck.verify.parse import Notation, prepare
 from attncheck.verify.rows import Row, lists_components
 
-__all__ = ["LOSS_NAMES", "prose_aliases", "prose_constants", "survey"]
+__all__ = ["LOSS_NAMES", "prose_aliases", "prose_constants", "prose_jacobian", "survey"]
 
 #: Letters notes use for a loss.
 LOSS_NAMES = ("L", "calL", "J", "C", "ell", "H", "ℓ", "E", "Loss", "loss", "CE", "l")
@@ -508,6 +508,79 @@ def prose_aliases(texts: Sequence[str], notation: Notation) -> Notation:
         # here, softmax's output there): two letters are never merged into one
         return notation
     return replace(notation, rename=rename)
+
+
+#: Words that name a Jacobian matrix.
+_JACOBIAN_WORD = re.compile(r"jacobian|雅可比|雅克比", re.I)
+#: What a matrix of softmax's derivatives is written as: diag(·) or a matrix environment.
+_MATRIX_START = ("diag", "Diag")
+
+
+def _jacobian_key(toks: Sequence[Tok]) -> str | None:
+    r"""``J``, ``\mathbf{J}``, ``J_\sigma``, ``J_{\text{softmax}}``: the piece's name for a
+    Jacobian, as "J" or "J_<subscript>"; None for anything else."""
+    toks = [t for t in toks if t.kind != "QUAD"]
+    if not toks or toks[0].kind != "LETTER" or toks[0].value.replace(BOLD, "") != "J":
+        return None
+    rest = toks[1:]
+    if not rest:
+        return "J"
+    if rest[0].kind != "SUB":
+        return None
+    inner = rest[1:]
+    if len(inner) == 3 and inner[0].kind == "LBRACE" and inner[2].kind == "RBRACE":
+        inner = inner[1:2]
+    if len(inner) != 1 or inner[0].kind not in ("LETTER", "GREEK", "WORD"):
+        return None
+    return "J_" + inner[0].value.replace(BOLD, "")
+
+
+def _writes_a_matrix(toks: Sequence[Tok], outputs: set[str]) -> bool:
+    """diag(p) − p pᵀ, or a matrix environment with the output's entries in it."""
+    kinds = {(t.kind, t.value.replace(BOLD, "")) for t in toks}
+    letters = {v for k, v in kinds if k in ("LETTER", "GREEK")}
+    if not letters & outputs:
+        return False
+    return any(k == "WORD" and v in _MATRIX_START for k, v in kinds) or \
+        any(k == "BEGIN" and v.endswith("matrix") for k, v in kinds)
+
+
+def prose_jacobian(rows: Sequence[Sequence[Row]], texts: Sequence[str],
+                   notation: Notation) -> Notation:
+    r"""The name the note gives softmax's Jacobian: ``J_\sigma``, ``J_{\text{softmax}}`` (the
+    subscript says whose), or a bare ``J`` where its words speak of a Jacobian — each only
+    where a display sets it equal to diag(p) − p pᵀ or to a matrix of the output's entries
+    (``J = diag(p) − ppᵀ`` is then a claim about ∂p/∂z, not a new name).  A J that is the
+    note's loss, or that appears with other subscripts (J_f, J_g), is left alone."""
+    outputs = {k for k, v in notation.rename.items() if v == "y"} | (
+        {"y"} if "y" not in notation.rename and "y" in notation.indexed else set())
+    if not outputs or notation.rename.get("J") or "J" in notation.functions:
+        return notation
+    said = any(_JACOBIAN_WORD.search(t) for t in texts)
+    keys: set[str] = set()
+    others: set[str] = set()
+    for block in rows:
+        for row in block:
+            pieces = [p.toks if p is not None else () for p in row.pieces]
+            for a, b in pairwise(pieces):
+                key = _jacobian_key(a)
+                if key is None:
+                    continue
+                sub = key[2:]
+                whose = key == "J" and said or sub.lower() == "softmax" or sub in outputs
+                if whose and _writes_a_matrix(b, outputs):
+                    keys.add(key)
+            for piece in pieces:
+                key = _jacobian_key(piece) if piece else None
+                if key is not None:
+                    others.add(key)
+    if len(keys) != 1:
+        return notation
+    key = next(iter(keys))
+    if key == "J" and any(o.startswith("J_") and o[2:] not in outputs and
+                          o[2:].lower() != "softmax" for o in others):
+        return notation  # J_h = J_g J_f: the note's Jacobians are of other functions too
+    return replace(notation, jacobian=key)
 
 
 #: A letter the words call a constant: "by a constant $c$", "$C$ is any constant", "常数 $C$".

@@ -300,6 +300,9 @@ class Notation:
     #: (a, z): the note's only derivative ∂a_i/∂z_j of letters no formula defines (softmax's
     #: Jacobian where its words say so)
     lone_jacobian: tuple[str, str] | None = None
+    #: the note's name for softmax's Jacobian ∂y/∂x: "J" or "J_<subscript>" (J_σ,
+    #: J_{softmax}), "" when it has none (see notation.prose_jacobian)
+    jacobian: str = ""
 
     def spread_symbol(self) -> Expr:
         """σ as the parser reads it: a positive parameter, or its value when the note
@@ -393,6 +396,36 @@ def _sums_as_names(toks: Sequence[Tok]) -> list[Tok]:
     return [t for t in out if not (t.kind == "QUAD" and t.value == "")]
 
 
+def _indexed_exponents(toks: Sequence[Tok]) -> list[Tok]:
+    r"""``e^a_k``, ``e^z_{j}``: TeX puts both scripts on e, the note means e^{a_k} — one
+    letter up and its index after it, without braces (Euler's e has no entries).
+
+    >>> [t.value for t in _indexed_exponents(tokenize("e^a_k"))]
+    ['e', '^', '{', 'a', '_', 'k', '}']
+    """
+    out: list[Tok] = []
+    n = 0
+    while n < len(toks):
+        t = toks[n]
+        if t.kind == "LETTER" and t.value == "e" and n + 4 < len(toks) and \
+                toks[n + 1].kind == "SUP" and toks[n + 2].kind == "LETTER" and \
+                toks[n + 2].value != "e" and toks[n + 3].kind == "SUB":
+            end = n + 5 if toks[n + 4].kind in ("LETTER", "NUMBER") else None
+            if toks[n + 4].kind == "LBRACE":
+                close = next((m for m in range(n + 5, min(n + 9, len(toks)))
+                              if toks[m].kind == "RBRACE"), None)
+                end = None if close is None else close + 1
+            if end is not None:
+                lb, rb = toks[n + 2], toks[end - 1]
+                out += [t, toks[n + 1], Tok("LBRACE", "{", lb.start, lb.start), *toks[n + 2:end],
+                        Tok("RBRACE", "}", rb.end, rb.end)]
+                n = end
+                continue
+        out.append(t)
+        n += 1
+    return out
+
+
 def _entries_of_sigma(toks: Sequence[Tok]) -> list[Tok]:
     r"""``σ_i(z)``, ``σ_2(\mathbf z)``: the i-th entry of σ, its argument only named — σ_i
     (a product σ_i·z would be a misreading).  σ(z) without an index is left as it is."""
@@ -427,7 +460,7 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
     if len(toks) > 4 * MAX_TOKENS:  # refused below anyway; the passes here need not see it
         raise ParseProblem(f"an expression of {len(toks)} tokens (limit {MAX_TOKENS})",
                            toks[0].start)
-    toks = _products_of_sums(_sums_as_names(_entries_of_sigma(toks)))
+    toks = _products_of_sums(_sums_as_names(_entries_of_sigma(_indexed_exponents(toks))))
     skip: set[int] = set()
     out: list[Tok] = []
     open_bars: list[str] = []
@@ -1022,6 +1055,8 @@ class _Build(Transformer_NonRecursive):
     # -- atoms -------------------------------------------------------------------------
     def letter(self, meta: Any, ch: list[Token]) -> Any:
         name = str(ch[0])
+        if self.n.jacobian == "J" and name.replace(BOLD, "") == "J":
+            return JacobianOf(Symbol("y"), Symbol("x"))  # the note's J: softmax's Jacobian
         if BOLD in name:  # \mathbf{x}: a vector (a random family, or one of softmax's)
             plain = name.replace(BOLD, "")
             value = self._letter_value(plain, meta)
@@ -1035,6 +1070,9 @@ class _Build(Transformer_NonRecursive):
 
     def greek(self, meta: Any, ch: list[Token]) -> Any:
         g = str(ch[0])
+        if BOLD in g and self.n.rename.get(g.replace(BOLD, "")) in ("x", "y"):
+            # \boldsymbol{\sigma} where σ is softmax's output: the whole vector
+            return _Vector(self.n.rename[g.replace(BOLD, "")], bold=True)
         if g == "pi":
             return pi
         if g == "ell":
@@ -1260,6 +1298,13 @@ class _Build(Transformer_NonRecursive):
             # e_j, e_{ij}: the note's name (e^{x_j}, the score of query i and key j), not
             # Euler's e
             return IndexedBase("e")[tuple(indices)]
+        if isinstance(base, JacobianOf) and len(indices) == 2 and \
+                base.args == (Symbol("y"), Symbol("x")):
+            # J_ij where J is the note's name for softmax's Jacobian: ∂y_i/∂x_j
+            return Derivative(IndexedBase("y")[indices[0]], IndexedBase("x")[indices[1]])
+        if getattr(base, "name", None) == "J" and self.n.jacobian == f"J_{idx.text}".replace(
+                BOLD, ""):
+            return JacobianOf(Symbol("y"), Symbol("x"))  # J_σ, J_{softmax}: ∂y/∂x
         if getattr(base, "name", None) == "J" and len(indices) == 1 and \
                 str(indices[0]) in ("x", "y") and not self.n.rename.get("J"):
             return _JacobianBy(Symbol(str(indices[0])))  # J_𝐱(𝐬): the Jacobian by x, of s
@@ -1508,6 +1553,8 @@ class _Build(Transformer_NonRecursive):
             if isinstance(inner, Indexed) and len(inner.indices) in (1, 2):
                 return f.coeff * IndexedBase("y")[inner.indices]
         inner = arg.expr if isinstance(arg, _Paren) else arg
+        if name in ("diag", "Diag") and isinstance(inner, Symbol) and inner.name in ("x", "y"):
+            inner = _Vector(inner.name)  # diag(p) unbolded: only a vector has a diagonal
         if name in ("diag", "Diag") and isinstance(inner, _Vector) and self._whole(inner):
             # diag(y): y_i on the diagonal, 0 elsewhere
             return _Matrix(f.coeff * inner.coeff * KroneckerDelta(ROW, COL) *
@@ -1616,6 +1663,9 @@ class _Build(Transformer_NonRecursive):
                 raise ParseProblem("J_x(…): expected the vector it differentiates, as J_x(y)",
                                    _where(meta))
             return JacobianOf(Symbol(inner.name), a.var)
+        if isinstance(a, Symbol) and a.name in ("x", "y") and isinstance(b, _Vector) and \
+                b.transposed and b.name == a.name:
+            a = _Vector(a.name)  # p pᵀ unbolded: the outer product of the vector with itself
         va, vb = isinstance(a, _Vector), isinstance(b, _Vector)
         if va and vb and a.transposed != b.transposed and self._whole(a) and self._whole(b):
             if b.transposed:  # y yᵀ: the outer product, (i, j) entry y_i y_j
@@ -1722,6 +1772,10 @@ class _Build(Transformer_NonRecursive):
         if isinstance(top, _Vector) and top.coeff == 1 and isinstance(bottom, _Vector) and \
                 bottom.coeff == 1 and not top.transposed and not bottom.transposed:
             return JacobianOf(Symbol(top.name), Symbol(bottom.name))  # ∂y/∂x, whole vectors
+        if top == Symbol("y") and bottom == Symbol("x") and \
+                {"y", "x"} <= set(self.n.rename.values()):
+            # ∂p/∂z unbolded, p and z the note's softmax output and scores: the whole vectors
+            return JacobianOf(top, bottom)
         f = self.v(top, meta, "under a derivative")
         if isinstance(x, (Indexed, Symbol)):
             return Derivative(f, x)
