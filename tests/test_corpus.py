@@ -32,6 +32,7 @@ UNSUPPORTED: dict[str, str] = {
     r"inside an expectation is not random in this note": "a moment of a letter the note does "
     "not make random (scalar random variables beside vector families)",
     r"is a vector here: vector and matrix algebra is not checked": "vector and matrix algebra",
+    r"a row of the weights is a vector": "a layer's weights by rows (w_k^T x)",
     r"a matrix \(\\begin\{[bp]matrix\}\) is not checked as a whole": "a whole matrix on one side",
     r"is a random vector; (inside an operator|as a side of '='|here|as the body of \\sum|in exp|"
     r"in a sum) a "
@@ -132,7 +133,6 @@ BROKEN: dict[tuple[str, int], str] = {
     **{("madsen-thesis-stable-log-softmax", n): r"\mathrm{exp}(x_i - \mathrm{max}(\mathbf{x}))): "
        "one closing parenthesis too many" for n in (27, 28, 29, 41, 42)},
     ("mysteriousl2019-transformer-prove", 11): r"\sum_{i=1}^{d_k}=0: a sum with no summand",
-    ("mnn-softmax-layer", 20): "a bmatrix with a ... row between \\\\ rows",
     ("purepisces-cross-entropy", 28): r"\text{xent.backward}(): a method call",
     ("csdn-jiongjiongai-softmax-gradient", 7): r"\sum\limits _{k} inside \begin{cases}, spaced out",
     ("gaurav-attention-mechanism", 74): r"softmax([0.707, 0, 0.707]): a list of numbers",

@@ -1060,3 +1060,54 @@ def test_a_static_site_shortcode_display(opening: str, closing: str, last: str,
             f"\\sum_{{i=1}}^{{d_k}} \\mathrm{{Var}}(q_i k_i) \\\\\n&= {last}\n\\end{{aligned}}\n"
             f"{closing}\n")
     assert _claims(text)[-1:] == [status]
+
+
+# -- gradients by the weights of a linear layer (unjudged in the corpus: ∂L/∂w_{kd}) --------
+
+_LAYER = ("The scores are $${layer}$$ and $p_k = \\frac{{e^{{z_k}}}}{{\\sum_j e^{{z_j}}}}$, "
+          "$L = -\\sum_k y_k \\log p_k$ with a one-hot label $y$.\n\n$${claim}$$\n")
+
+
+@pytest.mark.parametrize("layer,claim,status", [
+    ("z_k = \\sum_d w_{kd} x_d + b_k", "\\frac{\\partial L}{\\partial w_{kd}} = (p_k - y_k) x_d",
+     "holds-given"),
+    ("z_k = \\sum_d w_{kd} x_d + b_k", "\\frac{\\partial L}{\\partial w_{kd}} = (p_k - y_k) x_k",
+     "fails"),
+    ("z_k = \\sum_d w_{dk} x_d + b_k", "\\frac{\\partial L}{\\partial w_{dk}} = (p_k - y_k) x_d",
+     "holds-given"),
+    ("z_k = \\sum_d w_{dk} x_d + b_k", "\\frac{\\partial L}{\\partial w_{dk}} = (p_d - y_d) x_k",
+     "fails"),
+    ("z_k = w_k^T x + b_k", "\\frac{\\partial L}{\\partial b_k} = p_k - y_k", "holds-given"),
+    ("z_k = w_k^T x + b_k", "\\frac{\\partial L}{\\partial b_k} = p_k", "fails"),
+    ("z = Wx + b", "\\frac{\\partial z_k}{\\partial W_{kd}} = x_d", "holds"),
+    ("z = Wx + b", "\\frac{\\partial z_k}{\\partial W_{kd}} = x_k", "fails"),
+    ("z_k = \\sum_d w_{kd} x_d + b_k", "\\frac{\\partial L}{\\partial w_{kd}} = "
+     "\\frac{\\partial L}{\\partial z_k} \\frac{\\partial z_k}{\\partial w_{kd}}", "holds"),
+])
+def test_a_gradient_by_the_weights_of_the_layer(layer: str, claim: str, status: str) -> None:
+    # the weights reach the loss only through the scores: ∂L/∂w_{kd} = (∂L/∂z_k) x_d
+    r = verify_text(_LAYER.format(layer=layer, claim=claim), "n.md", numeric=True)
+    steps = [s for s in r.steps if s.kind == "claim"]
+    assert [s.status.value for s in steps] == [status]
+    # the complex step through the layer (x_k moved by x_d) agrees with the symbolic side
+    assert steps[0].evidence is not None and steps[0].evidence.consistent
+
+
+def test_weights_outside_a_derivative_are_not_judged() -> None:
+    text = _LAYER.format(layer="z_k = \\sum_d w_{kd} x_d + b_k",
+                         claim="w_{kd} = w_{kd} - \\eta (p_k - y_k) x_d")
+    r = verify_text(text, "n.md", numeric=False)
+    assert all(s.status.value not in ("holds", "fails") for s in r.steps)
+
+
+@pytest.mark.parametrize("rhs,kind", [("-\\sum_i y_i \\ln(\\sigma_i)", "definition")])
+def test_the_loss_named_by_a_word(rhs: str, kind: str) -> None:
+    # \text{CE} = …: the note's loss, by its name (no function applied to nothing)
+    r = verify_text(f"$$\\text{{CE}} = {rhs}$$\n", "n.md", numeric=False)
+    assert [s.kind for s in r.steps] == [kind]
+
+
+def test_a_primed_capital_is_a_new_name() -> None:
+    # S' = S/√d_k: a matrix the note names, not the derivative of a function S
+    r = verify_text("$$S' = \\frac{S}{\\sqrt{d_k}}$$\n", "n.md", numeric=False)
+    assert [s.kind for s in r.steps] == ["definition"]

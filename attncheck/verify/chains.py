@@ -1187,6 +1187,11 @@ def _condition_value(piece: Piece, parser: Parser) -> Any:
     if len(rels) != 1:
         return None
     k = rels[0]
+    written = list(piece.toks)
+    at = next(n for n, t in enumerate(written) if t.kind == "REL")
+    if any(t.kind == "COMMA" for t in written[at + 1:]) and \
+            any(t.kind == "NUMBER" for t in written[at + 1:]):
+        return None  # ∀ i = 1, 2, 3: a list of the values i takes, not one case
 
     def side(part: list[Tok]) -> Any:
         if len(part) == 1 and part[0].kind == "LETTER":  # an index, even if k is a family

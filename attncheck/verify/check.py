@@ -89,7 +89,13 @@ from attncheck.verify.evidence import (
     written_length,
 )
 from attncheck.verify.files import Format, Source, decode, guess_format, read_source
-from attncheck.verify.notation import prose_aliases, prose_constants, prose_jacobian, survey
+from attncheck.verify.notation import (
+    linear_layer,
+    prose_aliases,
+    prose_constants,
+    prose_jacobian,
+    survey,
+)
 from attncheck.verify.parse import (
     DOTS,
     LENGTH,
@@ -277,9 +283,11 @@ def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
                        if isinstance(s, Symbol) and s.name in vectors and not s.is_integer
                        and s not in labels})
     families = {f.name for f in model.families}
+    # the note's linear layer (notation.linear_layer): its weights, input and bias are read
+    layer = {"W", "h", "bias"} & set(notation.rename.values()) if notation is not None else set()
     out = sorted({str(x.base.label) + "_" + ",".join(map(str, x.indices))
                   for x in both.atoms(Indexed)
-                  if str(x.base.label) not in families | set(SOFTMAX_BASES)})
+                  if str(x.base.label) not in families | set(SOFTMAX_BASES) | layer})
     params = {str(p) for p in model.parameters()} | ({notation.spread} if notation else set())
     if both.has(Piecewise):  # Σ_j e^{jz} summed as a geometric series: not the note's meaning
         out.append("a sum SymPy could only split into cases")
@@ -755,6 +763,7 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
         # L = −Σ_{i=1}^{C} … with the note's C = 10 beside Σ_{k≠i}, whose limits it left
         # out: the open sum runs over the same ten classes
         lhs, rhs = lhs.xreplace({LENGTH: count}), rhs.xreplace({LENGTH: count})
+    lhs, rhs = through_layer(lhs), through_layer(rhs)
     free, touched = free_vectors(lhs, rhs)
     if touched or len(free) > 1:
         raise UnsupportedExpression(f"unknown vector {min(touched or free)} (use x, y, t)")
@@ -779,13 +788,47 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
                                    n=written_length(lhs, rhs), reason=reason, hypotheses=pool)
         if w.decided and not w.needs:
             v = w
-    if free and v.status is Status.FAILS:
+    if free and v.status is Status.FAILS and free != {"h"}:
+        # (the layer's input h is the note's: a claim that fails for some input fails)
         raise UnsupportedExpression(f"{name} — verify did not read what it is in this note, and "
                                     "the step does not hold for every value of it")
     if not v.decided:
         raise UnsupportedExpression(f"cannot decide whether {text(v.residual_given)} is 0")
     status, needs = _status_of(v.needs, frozenset(declared))
     return status, needs, v.residual_given
+
+
+def through_layer(e: Expr) -> Expr:
+    """∂f/∂W_{kd} → (∂f/∂x_k)·h_d and ∂f/∂bias_k → ∂f/∂x_k: the weights and the bias of the
+    note's linear layer (x_k = Σ_d W_{kd} h_d + bias_k, see notation.linear_layer) reach f
+    only through the scores — the chain rule, for an f written in x, y, t.
+
+    >>> from sympy import Derivative, IndexedBase, Symbol
+    >>> from attncheck.verify.parse import index_symbol
+    >>> k, d = index_symbol("k"), index_symbol("d")
+    >>> W, x, h = IndexedBase("W"), IndexedBase("x"), IndexedBase("h")
+    >>> through_layer(Derivative(Symbol("L"), W[k, d]))
+    Derivative(L, x[k])*h[d]
+    """
+    if not e.has(IndexedBase("W"), IndexedBase("bias")):
+        return e
+
+    def reach(d: Derivative) -> Expr:
+        (var, count), = d.variable_count
+        label = str(var.base.label) if isinstance(var, Indexed) else ""
+        if label not in ("W", "bias"):
+            return d
+        if count != 1 or d.expr.has(IndexedBase("W"), IndexedBase("bias")):
+            raise UnsupportedExpression(f"a derivative by {text(var)} of an expression with the "
+                                        "weights in it: only through the scores is checked")
+        through = Derivative(d.expr, IndexedBase("x")[var.indices[0]])
+        return through * IndexedBase("h")[var.indices[1]] if label == "W" else through
+
+    out = e.replace(lambda a: isinstance(a, Derivative), reach)
+    if out.has(IndexedBase("W"), IndexedBase("bias")):
+        raise UnsupportedExpression("the weights or the bias of the layer outside a derivative "
+                                    "by them: not checked")
+    return out
 
 
 def _lettered_terms(e: Expr) -> bool:
@@ -909,10 +952,11 @@ def _positions(entries: Sequence[Expr], size: int) -> list[Expr | None]:
     and …, size−1, size after it, as a reader takes ``y_1 & y_2 & ⋯ & y_n`` (None: the ⋯)."""
     if DOTS not in entries:
         return [Integer(k + 1) for k in range(len(entries))]
-    cut = list(entries).index(DOTS)
-    after = len(entries) - cut - 1
-    return [Integer(k + 1) if k < cut else None if k == cut else
-            Integer(size - (after - (k - cut)) + 1) for k in range(len(entries))]
+    first = list(entries).index(DOTS)
+    last = len(entries) - 1 - list(entries)[::-1].index(DOTS)
+    # between two ⋮ (1, ⋮, j, ⋮, n): a general row j, at no place a reader can number
+    return [Integer(k + 1) if k < first else None if k <= last else
+            Integer(size + 1 - (len(entries) - 1 - k)) for k in range(len(entries))]
 
 
 def _implicit_sum(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
@@ -1535,7 +1579,7 @@ def _survey(source: Source, events: Sequence[Any], fmt: Format, settings: Settin
     found = prose_constants(texts, prose_aliases(texts, found))
     # "### Softmax Jacobian" then $$J = diag(s) − s sᵀ$$: a heading names it as well as words
     titles = [e.text for e in events if isinstance(e, Heading)]
-    found = prose_jacobian(rows, texts + titles, found)
+    found = linear_layer(rows, prose_jacobian(rows, texts + titles, found))
     return state.notation(found), state, notes
 
 

@@ -303,6 +303,9 @@ class Notation:
     #: the note's name for softmax's Jacobian ∂y/∂x: "J" or "J_<subscript>" (J_σ,
     #: J_{softmax}), "" when it has none (see notation.prose_jacobian)
     jacobian: str = ""
+    #: the note writes its weights w_{dk} with the input's index first (z_k = Σ_d w_{dk} x_d):
+    #: W_{kd} of the conventions is its w_{dk} (see notation.linear_layer)
+    layer_in_first: bool = False
 
     def spread_symbol(self) -> Expr:
         """σ as the parser reads it: a positive parameter, or its value when the note
@@ -471,8 +474,9 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
             raise ParseProblem(f"unknown macro {t.value}", t.start)
         if t.kind == "SUB" and a + 2 < n and toks[a + 1].kind == "LBRACE" and (
                 toks[a + 2].kind == "COLON" or (a + 3 < n and toks[a + 3].kind == "COLON"
-                                                and toks[a + 2].kind == "COMMA")):
-            # S_{:,:j}, P_{i,:}: a slice of a matrix (rows or columns), as NumPy writes it
+                                                and toks[a + 2].kind == "COMMA") or
+                (a + 4 < n and toks[a + 3].kind == "COMMA" and toks[a + 4].kind == "COLON")):
+            # S_{:,:j}, P_{i,:}, z_{1,:}: a slice of a matrix (rows or columns), as NumPy does
             raise ParseProblem("a slice of a matrix (S_{:,:j}): matrix algebra is not checked",
                                t.start)
         if t.kind == "SUP" and a + 4 < n and out and out[-1].kind == "LETTER" and \
@@ -1400,6 +1404,12 @@ class _Build(Transformer_NonRecursive):
             return coeff * IndexedBase(name)[indices[0]]
         if name in ("L",):
             return coeff * self._loss(indices)
+        if name == "W" and "W" in self.n.rename.values():
+            if len(indices) != 2:
+                raise ParseProblem(f"W_{{{idx.text}}}: a row of the weights is a vector (write "
+                                   "an entry W_{kd})", where)
+            row, col = indices[::-1] if self.n.layer_in_first else indices
+            return coeff * IndexedBase("W")[row, col]
         if name in SOFTMAX_BASES and len(indices) == 2:
             # Y_{ic}, A_{ic}: sample i, class c — the checker keeps the class (the last index)
             # when every entry of a step is in one row (verify's conventions decide)
@@ -1493,6 +1503,10 @@ class _Build(Transformer_NonRecursive):
         if isinstance(base, _Paren) and count == 1:
             # (e^{x_i})' in a quotient rule: the derivative by the chain's variable
             return Derivative(self.v(base, meta), PRIME)
+        if isinstance(base, Symbol) and len(base.name) == 1 and base.name.isupper() and \
+                base.name not in self.n.functions:
+            # S' = S/√d_k, X' = PX: a capital (a matrix the note names) primed is a new name
+            return Symbol(base.name + "′" * count)
         if isinstance(base, Symbol) and len(base.name) == 1 and base.name.isalpha() and \
                 not base.is_integer and base.name not in SOFTMAX_BASES and base.name != "e":
             # u', v' (the quotient rule said with letters): u is a function of a variable
@@ -2038,6 +2052,9 @@ class _Build(Transformer_NonRecursive):
                 "sub" in ss and "sup" not in ss and isinstance(ss["sub"], _Index) and \
                 ss["sub"].text:
             return Symbol(f"{word}_{ss['sub'].text}")  # head_i: the i-th head, a name
+        if word in ("CE", "Loss", "loss", "NLL") and ss is None:
+            # \text{CE} = −Σ y_i ln σ_i: the note's loss by its name (CE(y, ŷ) when applied)
+            return _Fn(word, power=power, fallback=LOSS)
         if word in CLASS_WORDS and ss is None:  # [i = \text{target}]: the class's index
             return class_index(Symbol(word))
         if word not in WORDS and ss is None and word.isalpha():
