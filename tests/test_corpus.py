@@ -134,6 +134,16 @@ BROKEN: dict[tuple[str, int], str] = {
        "one closing parenthesis too many" for n in (27, 28, 29, 41, 42)},
     ("mysteriousl2019-transformer-prove", 11): r"\sum_{i=1}^{d_k}=0: a sum with no summand",
     ("purepisces-cross-entropy", 28): r"\text{xent.backward}(): a method call",
+    ("hexo-softmax-regression-indicator-grad", 24): "y_1, y_2, ..., y_k = softmax(o_1, …): a "
+    "list of entries on the left of '='",
+    ("jekyll-loss-function-softmax-backprop", 12): r"a \leftarrow \max\{…\}: an assignment",
+    ("jekyll-loss-function-softmax-backprop", 16): r"\zeta(\textbf{z-a})_c: bold words as the "
+    "argument",
+    ("llm-course-ch09-scaling-ce-gradient", 21): r"\Longrightarrow \text{标准差} = √d_k: words "
+    "as the left side after ⇒",
+    ("llm-course-ch09-scaling-ce-gradient", 106): r"\left(\prod_{t=1}^{T} …\right)^{1/T}: a "
+    "product Π inside a power",
+    ("typora-transformer-qa-saturation-matrix", 58): r"plain TeX \matrix{…}",
     ("csdn-jiongjiongai-softmax-gradient", 7): r"\sum\limits _{k} inside \begin{cases}, spaced out",
     ("gaurav-attention-mechanism", 74): r"softmax([0.707, 0, 0.707]): a list of numbers",
     ("ecom-ce-chain-rule-batch", 12): "a // code comment inside the math",

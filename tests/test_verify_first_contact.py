@@ -1111,3 +1111,67 @@ def test_a_primed_capital_is_a_new_name() -> None:
     # S' = S/√d_k: a matrix the note names, not the derivative of a function S
     r = verify_text("$$S' = \\frac{S}{\\sqrt{d_k}}$$\n", "n.md", numeric=False)
     assert [s.kind for s in r.steps] == ["definition"]
+
+
+# -- ∂ that takes a fraction's whole top (unjudged in the corpus) ------------------------------
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\frac{\\partial \\log(\\sum_{j=1}^n e^{x_j}) - x_i}{\\partial x_i} = "
+     "\\frac{e^{x_i}}{\\sum_{j=1}^n e^{x_j}} - 1", "holds"),
+    ("\\frac{\\partial \\log(\\sum_{j=1}^n e^{x_j}) - x_i}{\\partial x_i} = "
+     "\\frac{e^{x_i}}{\\sum_{j=1}^n e^{x_j}}", "fails"),
+    ("\\frac{- \\partial \\log p_i}{\\partial p_i} = -\\frac{1}{p_i}", "holds"),
+    ("\\frac{- \\partial \\log p_i}{\\partial p_i} = \\frac{1}{p_i}", "fails"),
+    ("\\frac{(\\partial -\\log p_i)}{\\partial p_i} = -\\frac{1}{p_i}", "holds"),
+])
+def test_the_partial_of_a_whole_numerator(claim: str, status: str) -> None:
+    # \frac{\partial A - B}{\partial x}: ∂(A − B)/∂x, as the fraction's top is read
+    text = "Let $p_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}}$.\n\n" f"$${claim}$$\n"
+    assert _claims(text) == [status]
+
+
+# -- batch 28 and worked vectors in parentheses ---------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [("p_k - [k=y]", "holds"), ("p_k + [k=y]", "fails"),
+                                        ("p_k - \\mathbb{1}\\{y = k\\}", "holds")])
+def test_an_indicator_of_the_labels_class(rhs: str, status: str) -> None:
+    # [k = y], y the class the label names (as in p_y): the one-hot label's entry k
+    text = ("Let $p_k = \\frac{e^{z_k}}{\\sum_i e^{z_i}}$ and, for the correct class $y$, "
+            "$$L = -\\log p_y$$\n\n"
+            f"$$\\frac{{\\partial L}}{{\\partial z_k}} = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("(0.40, 0.25, 0.15)/0.80 = (0.500, 0.3125, 0.1875)", "holds"),
+    ("(0.40, 0.25, 0.15)/0.80 = (0.500, 0.3125, 0.3)", "fails"),
+    ("0.5\\cdot(1,2) + 0.5\\cdot(3,4) = (2.0, 3.0)", "holds"),
+    ("0.5\\cdot(1,2) + 0.5\\cdot(3,4) = (2.0, 3.5)", "fails"),
+    ("(0.659-1,\\ 0.242-0) = (-0.341,\\ 0.242)", "holds"),
+])
+def test_a_worked_vector_in_parentheses(claim: str, status: str) -> None:
+    # a worked example's numbers in parentheses: a vector, entry by entry
+    assert _claims(f"$${claim}$$\n") == [status]
+
+
+def test_a_tuple_of_letters_is_still_a_list() -> None:
+    r = verify_text("$$(a, b) = (b, a)$$\n", "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["not-read"]
+
+
+@pytest.mark.parametrize("words,status", [
+    ("由于softmax不像argmax这样只选择唯一的一个，也就是所谓的one-hot，因此得了soft的名字。",
+     "needs-undeclared"),
+    ("标签 $t$ 是 one-hot 向量。", "holds-given")])
+def test_one_hot_said_of_argmax_is_not_the_label(words: str, status: str) -> None:
+    # "one-hot" in a sentence about argmax's output says nothing of the label t
+    text = (f"{words}\n\n$$-t_i + y_i \\sum_{{j=1}}^C t_j = y_i - t_i$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-y_iy_j", "holds"), ("y_iy_j", "fails")])
+def test_a_sum_over_a_letter_that_is_no_usual_index(rhs: str, status: str) -> None:
+    # Σ_{t=1}^k e^{o_t}: t runs over the sum (never the label's letter)
+    text = ("Let $y_j = \\frac{e^{o_j}}{\\sum_{t=1}^k e^{o_t}}$.\n\n当$i\\not= j$时：\n\n"
+            f"$$\\frac{{-e^{{o_i}}e^{{o_j}}}}{{(\\sum_{{t=1}}^k e^{{o_t}})^2}} = {rhs}$$\n")
+    assert _claims(text) == [status]

@@ -1630,7 +1630,8 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
                 add(f.hypothesis, source.location(e.offset(0)), f.phrase)
             # "* 各维度的 q_i, k_i 相互独立 / * 均值为 0 / * 方差为 1": items go on the subject
             context = bool(found) and isinstance(e, Prose)
-            m = _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", text)) or _one_hot_lists(text) \
+            m = _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", _ABOUT_ARGMAX.sub("", text))) \
+                or _one_hot_lists(text) \
                 or _label_sums_to_one(e.text, notation)
             if m:
                 add(_target_sums_to_one(), source.location(e.offset(0)), m.group(0))
@@ -1681,6 +1682,12 @@ _TARGET_WORDS = re.compile(
     r"is\s+(?:the\s+)?(?:correct|true|right|target)\b|"
     r"\b(?:1|one)\s+for\s+the\s+(?:correct|true|right|target)\s+(?:class|label|category)\b",
     re.IGNORECASE)
+
+
+#: A sentence about argmax's output ("softmax 不像 argmax 这样只选择唯一的一个，也就是所谓的
+#: one-hot"): its "one-hot" says nothing of the label.
+_ABOUT_ARGMAX = re.compile(r"[^.。;；!?！？\n]*(?<![A-Za-z])arg\s*max(?![A-Za-z])[^.。;；!?！？\n]*",
+                           re.IGNORECASE)
 
 
 #: "the sum of the probabilities $p_j$ is equal to 1", "$y_k$ 之和为 1": entries that sum to one.

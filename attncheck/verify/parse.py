@@ -399,6 +399,45 @@ def _sums_as_names(toks: Sequence[Tok]) -> list[Tok]:
     return [t for t in out if not (t.kind == "QUAD" and t.value == "")]
 
 
+_OPENS = {"LSQB": "RSQB", "LCURLY": "RCURLY", "LPAR": "RPAR"}
+
+
+def _indicators_of_letters(toks: Sequence[Tok]) -> list[Tok]:
+    r"""``[k = y]``, ``\mathbb{1}\{y = k\}``, ``1(k 
+eq y)`` of two single letters: δ_{ky} (or
+    1 − δ_{ky}) written with the letters as a subscript — indices as the note wrote them, as
+    in p_y, never renamed as the note's vectors are (y the class its label names).
+
+    >>> [t.value for t in _indicators_of_letters(tokenize("p_k - [k=y]"))]
+    ['p', '_', 'k', '-', 'delta', '_', '{', 'k', 'y', '}']
+    """
+    out: list[Tok] = []
+    n = 0
+    while n < len(toks):
+        t = toks[n]
+        at = n + 1 if t.kind == "INDICATOR" or (t.kind == "NUMBER" and t.value == "1") else n
+        window = toks[at:at + 5]
+        if [u.kind for u in window[:1]] and window[0].kind in _OPENS and len(window) == 5 and \
+                window[1].kind == "LETTER" and window[2].kind == "REL" and \
+                window[2].value in ("=", "≠") and window[3].kind == "LETTER" and \
+                window[4].kind == _OPENS[window[0].kind] and \
+                (at > n or window[0].kind == "LSQB") and \
+                len(window[1].value) == 1 and len(window[3].value) == 1:
+            a, rel, b, end = window[1], window[2], window[3], window[4]
+            delta = [Tok("GREEK", "delta", t.start, t.start), Tok("SUB", "_", t.start, t.start),
+                     Tok("LBRACE", "{", a.start, a.start), a, b, Tok("RBRACE", "}", end.end, end.end)]
+            if rel.value == "≠":
+                delta = [Tok("LPAR", "(", t.start, t.start), Tok("NUMBER", "1", t.start, t.start),
+                         Tok("MINUS", "-", t.start, t.start), *delta,
+                         Tok("RPAR", ")", end.end, end.end)]
+            out += delta
+            n = at + 5
+            continue
+        out.append(t)
+        n += 1
+    return out
+
+
 def _indexed_exponents(toks: Sequence[Tok]) -> list[Tok]:
     r"""``e^a_k``, ``e^z_{j}``: TeX puts both scripts on e, the note means e^{a_k} — one
     letter up and its index after it, without braces (Euler's e has no entries).
@@ -463,7 +502,8 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
     if len(toks) > 4 * MAX_TOKENS:  # refused below anyway; the passes here need not see it
         raise ParseProblem(f"an expression of {len(toks)} tokens (limit {MAX_TOKENS})",
                            toks[0].start)
-    toks = _products_of_sums(_sums_as_names(_entries_of_sigma(_indexed_exponents(toks))))
+    toks = _products_of_sums(_sums_as_names(_entries_of_sigma(_indexed_exponents(
+        _indicators_of_letters(toks)))))
     skip: set[int] = set()
     out: list[Tok] = []
     open_bars: list[str] = []
@@ -1024,6 +1064,8 @@ class _Build(Transformer_NonRecursive):
             raise ParseProblem("\\cdots here is not part of a written-out sum", _where(meta))
         if isinstance(x, _Partial):
             raise ParseProblem("\\partial here differentiates nothing", _where(meta))
+        if isinstance(x, _Tuple) and what == "as a side of '='":
+            x = self._numbers(x, meta) or x  # = (0.659, 0.242, 0.099)
         if isinstance(x, _Literal) and what == "as a side of '='":
             return VectorLiteral(*x.items)
         if isinstance(x, (_Tuple, _Index, _Literal)):
@@ -1623,6 +1665,34 @@ class _Build(Transformer_NonRecursive):
             return Symbol(x.name)
         return self.v(x, meta)
 
+    def _numbers(self, x: Any, meta: Any) -> _Literal | None:
+        """(0.659, 0.242, 0.099), (0.40, 0.25, 0.15)/0.80: a worked example's vector written
+        in parentheses — numbers only (a tuple of letters stays a list of arguments)."""
+        if isinstance(x, _Paren):
+            x = x.expr
+        if isinstance(x, _Literal):
+            return x
+        if not isinstance(x, _Tuple):
+            return None
+        try:
+            items = tuple(self.v(i, meta, "in a vector") for i in x.items)
+        except ParseProblem:
+            return None
+        if not all(isinstance(i, Expr) and i.is_number for i in items):
+            return None
+        return _Literal(items)
+
+    def _scaled(self, a: Any, b: Any, meta: Any) -> _Literal | None:
+        """0.5·(1, 2): a number times a worked example's vector, entry by entry."""
+        for vec, other in ((a, b), (b, a)):
+            lit = self._numbers(vec, meta)
+            if lit is None or isinstance(other, (_Tuple, _Literal, _Vector, _Matrix)):
+                continue
+            value = self.v(other, meta, "beside a vector") if isinstance(other, Expr) else None
+            if isinstance(value, Expr) and value.is_number:
+                return _Literal(tuple(value * i for i in lit.items))
+        return None
+
     def _product(self, a: Any, b: Any, meta: Any, juxtaposed: bool) -> Any:
         if juxtaposed and isinstance(a, Indexed) and str(a.base.label) == "y" and \
                 isinstance(b, _Paren) and (
@@ -1653,6 +1723,10 @@ class _Build(Transformer_NonRecursive):
             return Function(a.name)(*(self._opaque(x, meta) for x in b.items))
         if isinstance(a, _Series) or isinstance(b, _Series):
             raise ParseProblem("a written-out sum inside a product", _where(meta))
+        scaled = self._scaled(a, b, meta) if not (juxtaposed and isinstance(a, (Symbol, _Fn))) \
+            else None
+        if scaled is not None:
+            return scaled
         if isinstance(a, _Fn) and a.name in ("sigma", "softmax") and isinstance(b, _SubParen):
             if len(b.indices) == 1:  # σ(z)_i: the i-th softmax output
                 return a.coeff * IndexedBase("y")[b.indices[0]] ** b.power
@@ -1768,6 +1842,9 @@ class _Build(Transformer_NonRecursive):
             raise ParseProblem("division by zero", _where(meta))
         if isinstance(a, _Vector):
             return a.times(1 / bv)
+        lit = self._numbers(a, meta)
+        if lit is not None and bv.is_number:  # (0.40, 0.25, 0.15)/0.80: entry by entry
+            return _Literal(tuple(i / bv for i in lit.items))
         return self.v(a, meta) / bv
 
     def _derivative(self, top: Any, bottom: Any, meta: Any) -> Any:
@@ -1822,6 +1899,12 @@ class _Build(Transformer_NonRecursive):
         return self._plus(ch[0], ch[2], meta, -1)
 
     def _plus(self, a: Any, b: Any, meta: Any, sign: int) -> Any:
+        if isinstance(a, tuple) and a and a[0] == "partial" and a[1] is not None:
+            # \frac{\partial \log(Σ_j e^{x_j}) - x_i}{\partial x_i}: the ∂ of a fraction's top
+            # takes all of it (kept for the fraction, as ∂ f is)
+            return ("partial", self._plus(a[1], b, meta, sign))
+        if isinstance(a, _Partial):  # (\partial -\sum_j y_j \ln a_j): ∂ of what follows
+            return ("partial", b if sign > 0 else self.neg(meta, [None, b]))
         if isinstance(b, _Dots):
             if isinstance(a, Sum) and len(a.limits) == 1 and a.limits[0][1].is_Integer and \
                     isinstance(a.limits[0][2], Symbol) and a.limits[0][2].is_integer:
@@ -1835,8 +1918,10 @@ class _Build(Transformer_NonRecursive):
             return self._written_out(a.terms, b if sign > 0 else -self.v(b, meta), meta)
         if isinstance(a, (_Matrix, _RowOuter)) or isinstance(b, (_Matrix, _RowOuter)):
             return self._matrix_sum(a, b, sign, meta)
-        if isinstance(a, _Literal) or isinstance(b, _Literal):
-            return self._literal_sum(a, b, sign, meta)
+        if isinstance(a, (_Literal, _Tuple, _Paren)) or isinstance(b, (_Literal, _Tuple, _Paren)):
+            la, lb = self._numbers(a, meta), self._numbers(b, meta)
+            if la is not None or lb is not None:
+                return self._literal_sum(la or a, lb or b, sign, meta)
         if isinstance(a, _Vector) and isinstance(b, _Vector):
             raise ParseProblem("a sum of vectors is not checked", _where(meta))
         a, b = (self._scores(t) for t in (a, b))
@@ -1942,6 +2027,8 @@ class _Build(Transformer_NonRecursive):
 
     def neg(self, meta: Any, ch: list[Any]) -> Any:
         x = ch[1]
+        if isinstance(x, tuple) and x and x[0] == "partial" and x[1] is not None:
+            return ("partial", self.neg(meta, [ch[0], x[1]]))  # \frac{-\partial f}{\partial x}
         if isinstance(x, _Vector):
             return x.times(Integer(-1))
         if isinstance(x, _Matrix):
@@ -2116,6 +2203,9 @@ class _Build(Transformer_NonRecursive):
                 v, lo = item[0], item[2]
                 if not isinstance(v, Symbol):
                     raise ParseProblem("\\sum_{…=…}: expected an index letter on the left", where)
+                if len(v.name) == 1 and v.name.isalpha() and not v.is_integer and \
+                        index_symbol(v.name) in body.free_symbols:
+                    v = index_symbol(v.name)  # Σ_{t=1}^k e^{o_t}: t the index o_t is written with
                 bounds.append((v, lo, hi))
             elif len(item) == 3 and item[1] == "≠":
                 v, other = item[0], item[2]
@@ -2200,6 +2290,8 @@ def _as_partial(x: Any) -> Any:
         return x[1]
     if isinstance(x, _Partial):
         return _NONE
+    if isinstance(x, _Paren) and isinstance(x.expr, tuple):
+        return _as_partial(x.expr)  # \frac{(\partial f)}{\partial x}
     return None
 
 
