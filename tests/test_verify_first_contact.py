@@ -1175,3 +1175,74 @@ def test_a_sum_over_a_letter_that_is_no_usual_index(rhs: str, status: str) -> No
     text = ("Let $y_j = \\frac{e^{o_j}}{\\sum_{t=1}^k e^{o_t}}$.\n\n当$i\\not= j$时：\n\n"
             f"$$\\frac{{-e^{{o_i}}e^{{o_j}}}}{{(\\sum_{{t=1}}^k e^{{o_t}})^2}} = {rhs}$$\n")
     assert _claims(text) == [status]
+
+
+# -- batch 29 and whole-vector gradients ------------------------------------------------------
+
+_GRADIENT = ("$$p_i = \\frac{{e^{{z_i}}}}{{\\sum_j e^{{z_j}}}}$$\n\n"
+             "and $L = -\\sum_i y_i \\log p_i$ with a one-hot $y$.\n\n$${claim}$$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\frac{\\partial L}{\\partial z} = p - y", "holds-given"),
+    ("\\frac{\\partial L}{\\partial z} = y - p", "fails"),
+    ("\\frac{\\partial L}{\\partial \\mathbf{z}} = \\mathbf{p} - \\mathbf{y}", "holds-given"),
+    ("\\nabla_z L = p - y", "holds-given"),
+    ("\\nabla_z L = p", "not-checked"),
+])
+def test_the_gradient_by_the_whole_scores(claim: str, status: str) -> None:
+    # ∂L/∂z = p − y: both sides whole vectors, compared at a general entry
+    assert _claims(_GRADIENT.format(claim=claim)) == [status]
+
+
+def test_a_calculus_rule_in_a_variable_of_its_own_is_no_gradient() -> None:
+    # d ln(x)/dx = 1/x beside a softmax note: x is the rule's variable, not the scores
+    text = _GRADIENT.format(claim="\\frac{d \\ln(x)}{d x} = \\frac{1}{x}")
+    assert _claims(text) == ["holds"]
+
+
+@pytest.mark.parametrize("words,status", [("对 $z_i$ 求导，有两种情况。", "not-checked"),
+                                          ("对 $z_i$ 求导。", "fails")])
+def test_the_second_of_two_cases_the_note_counts(words: str, status: str) -> None:
+    # "有两种情况" then ∂a_i/∂z_i = …, ∂a_k/∂z_i = −a_k a_i: true for k ≠ i, which the words
+    # count without naming — not judged, never "fails"
+    text = ("$$a_k=\\frac{e^{z_k}}{\\sum_j e^{z_j}}$$\n\n" f"{words}\n\n"
+            "$$\\frac{\\partial a_i}{\\partial z_i} = a_i(1-a_i)$$\n\n"
+            "$$\\frac{\\partial a_k}{\\partial z_i} = -a_k a_i$$\n")
+    assert _claims(text) == ["holds", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("2.0", "holds"), ("1.0", "fails")])
+def test_the_max_of_numbers(rhs: str, status: str) -> None:
+    assert _claims(f"$$c = \\max(2.0, 1.0, -1.0) = {rhs}$$\n") == [status]
+
+
+@pytest.mark.parametrize("fence", ["```proof", "```lemma[Variance]", "```{prf:proof}"])
+@pytest.mark.parametrize("last,status", [("d_k", "holds-given"), ("2d_k", "fails")])
+def test_a_theorem_fence_holds_markdown(fence: str, last: str, status: str) -> None:
+    # a site's theorem box written as a fence: its $$ … $$ are the note's displays
+    text = ("Let $q, k$ have independent components of mean 0 and variance 1.\n\n"
+            f"{fence}\n$$\\mathrm{{Var}}(q \\cdot k) = {last}$$\n```\n")
+    assert _claims(text) == [status]
+
+
+def test_a_code_fence_stays_code() -> None:
+    r = verify_text("```python\n# $$a = b$$\nx = 1\n```\n", "n.md", numeric=False)
+    assert not [s for s in r.steps if s.kind == "claim"]
+
+
+@pytest.mark.parametrize("last,status", [("d_k \\sigma^4", "holds-given"), ("d_k \\sigma^2", "fails")])
+def test_a_step_in_sigma_takes_the_variance_sigma_squared(last: str, status: str) -> None:
+    # the paper's "variance 1" quoted, then the note's own lemma with variance σ²
+    text = ("The paper assumes the components are independent with mean 0 and variance 1.\n\n"
+            "Let $q, k$ have independent entries with mean $0$ and variance $\\sigma^2$. Then\n\n"
+            f"$$\\operatorname{{Var}}(q \\cdot k) = {last}$$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_parameter_the_scores_are_differentiated_by() -> None:
+    # ∂z_i/∂w_i: w is the scores' weight, never another name for the scores (read so, the
+    # true ∂z_i/∂w_i = x_i failed as ∂z_i/∂z_i = 1 ≠ x_i)
+    text = ("$$z_i = w_i x_i + b_i$$\n\n$$s_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            "$$\\frac{\\partial z_i}{\\partial w_i} = x_i$$\n")
+    assert "fails" not in _claims(text)

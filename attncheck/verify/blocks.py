@@ -383,9 +383,39 @@ def _not_a_note(text: str) -> Problem | None:
                        "(split the file)")
 
 
+#: A fence a site renders as a theorem box or an admonition, its content Markdown with math:
+#: ```lemma[Title], ```proof, ```{prf:theorem}, ```{note}, ```admonition.
+_THEOREM_FENCE = re.compile(
+    r"^(?P<indent>[ \t]{0,3})(?P<fence>`{3,}|~{3,})[ \t]*\{?(?:prf:)?(?P<word>lemma|theorem|proof|"
+    r"proposition|corollary|remark|definition|example|exercise|solution|claim|observation|"
+    r"note|tip|hint|info|important|warning|caution|attention|danger|seealso|admonition)\b"
+    r"[^\n`]*$", re.IGNORECASE | re.MULTILINE)
+
+
+def _theorem_fences(text: str) -> str:
+    r"""The fence lines of theorem and admonition fences (```lemma[…] … ```) blanked, offsets
+    kept: their content is the note's Markdown — its $$ … $$ displays are read — where
+    a fence of code (```python) stays code.
+
+    >>> _theorem_fences("```proof\n$$a = b$$\n```\n").replace(" ", ".")
+    '........\n$$a.=.b$$\n...\n'
+    """
+    if "```" not in text and "~~~" not in text:
+        return text
+    out = text
+    for m in _THEOREM_FENCE.finditer(text):
+        close = re.compile(rf"^[ \t]{{0,3}}{re.escape(m.group('fence')[0])}{{{len(m.group('fence'))},}}"
+                           r"[ \t]*$", re.MULTILINE).search(text, m.end())
+        if close is None or "$" not in text[m.end():close.start()]:
+            continue
+        for a, b in ((m.start(), m.end()), (close.start(), close.end())):
+            out = out[:a] + " " * (b - a) + out[b:]
+    return out
+
+
 def _scan_markdown(source: Source) -> list[Event]:
     # anchors are searched in the prepared text: same offsets, same delimiters as the tokens
-    text = _mathjax_delimiters(_containers(source.text))
+    text = _theorem_fences(_mathjax_delimiters(_containers(source.text)))
     too_many = _not_a_note(text)
     if too_many is not None:
         return [too_many]

@@ -655,7 +655,9 @@ class _Builder:
             self.close()
             self.last = None if hidden else self.last_shown
         self.hidden = hidden
-        self.context = lead_words
+        if lead_words.strip() or hidden:
+            # displays with no words between them are in the words before the first
+            self.context = lead_words
         if len(rows) >= 2 and _is_case_row(rows[0]):
             # $$ if\ s = i, \\ = … $$, `i = j 时：\\ ∂p_i/∂z_j &= …`: the case the rows
             # below are in, said inside the math

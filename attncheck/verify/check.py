@@ -357,7 +357,12 @@ _APART = re.compile(r"\bnot\b|\bother\b|\banother\b|\bdifferent\b|\\neq?\b|≠|�
                     re.IGNORECASE)
 
 
-def _told_apart(lead: str, residual: Expr) -> tuple[Symbol, Symbol] | None:
+#: Words that say a derivative splits into two cases, without naming them.
+_TWO_CASES = re.compile(r"[两二2]\s*种\s*情[况形]|分\s*[两二]\s*种|\btwo\s+cases\b|\b2\s+cases\b",
+                        re.IGNORECASE)
+
+
+def _told_apart(lead: str, residual: Expr, context: str = "") -> tuple[Symbol, Symbol] | None:
     """(a, b) when ``residual`` vanishes wherever a ≠ b (a multiple of δ_ab) and the last
     sentence before the step names both letters in math with words that set one apart."""
     deltas = [d for d in residual.atoms(KroneckerDelta) if all(isinstance(x, Symbol)
@@ -368,6 +373,10 @@ def _told_apart(lead: str, residual: Expr) -> tuple[Symbol, Symbol] | None:
     last = re.split(r"(?<=[.。;；!?！？])\s", lead.strip())[-1] if lead.strip() else ""
     named = {m.strip() for m in re.findall(r"\$+\s*([a-z])\s*\$+", last)}
     if {str(a), str(b)} <= named and _APART.search(re.sub(r"\$[^$]*\$", " ", last)):
+        return a, b
+    if _TWO_CASES.search(context[-300:]):
+        # "对 $z_i$ 求导，有两种情况。" then ∂a_i/∂z_i = …, ∂a_k/∂z_i = −a_k a_i: the second
+        # case, which the note counts without naming it
         return a, b
     return None
 
@@ -1137,6 +1146,14 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
 def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                 declared: tuple[Hypothesis, ...], prev_cond: Any,
                 variable: Expr | None = None) -> StepResult:
+    variance = _variance(ctx.notation)
+    if variance != 1 and any(isinstance(v, Expr) and v.has(*variance.free_symbols)
+                             for v in (step.lhs.value, step.rhs.value)):
+        # Var(q·k) = d_k σ⁴ in a note that also quotes "mean 0 and variance 1": a step written
+        # in σ is about variance σ², the one its own sentence states
+        declared = tuple(VarianceIs(h.family, variance)
+                         if isinstance(h, VarianceIs) and h.value == 1 and not h.scalar else h
+                         for h in declared)
     dset = frozenset(declared)
     if step.kind in ("definition", "assumption", "condition"):
         status = {"definition": StepStatus.DEFINITION, "assumption": StepStatus.ASSUMPTION,
@@ -1340,7 +1357,7 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             said = _in_note_letters(", ".join(particular), model_notation(ctx))
             return refused(f"a definition written for particular entries ({said}) would be put "
                            "into a step about general ones")
-        apart = _told_apart(step.lead, residual)
+        apart = _told_apart(step.lead, residual, step.context)
         if apart:
             # "For not $i$ th item, denote by $z$ … ∂y_z/∂x_i = −y_z y_i": wrong only where the
             # two indices meet, which the words before it seem to rule out (not read as a case)

@@ -240,6 +240,20 @@ def _only_differentiated(rows: Sequence[Sequence[Row]]) -> set[str]:
     return by - elsewhere
 
 
+def _scores_differentiated_by(rows: Sequence[Sequence[Row]], scores: str) -> set[str]:
+    """Letters the scores are differentiated by (∂z_i/∂w_i): the scores' own parameters,
+    never another name for the scores."""
+    out: set[str] = set()
+    for toks in _every_piece(rows):
+        marks = [n for n, t in enumerate(toks[:-1]) if t.kind == "PARTIAL"]
+        for a, b in pairwise(marks):
+            top = next((_letter(u) for u in toks[a + 1:a + 3] if _letter(u)), None)
+            by = next((_letter(u) for u in toks[b + 1:b + 3] if _letter(u)), None)
+            if top == scores and by is not None and by != scores:
+                out.add(by)
+    return out
+
+
 def _labels_of(definitions: Sequence[tuple[Row, list[Any]]], prediction: str) -> set[str]:
     """The letters the note's losses multiply log(prediction) by (y in −Σ y_i log ŷ_i)."""
     return {t for _, pieces in definitions for p in pieces[1:] if p is not None
@@ -369,7 +383,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         # p_j = e^{a_j}/Σ_k e^{a_k}, then ∂L/∂o_i with o written nowhere else: the scores,
         # under the name the derivative gives them
         for o in _only_differentiated(rows) - set(rename) - set(rename.values()) - {
-                output, logits, "x", "y", "t"} - as_indices:
+                output, logits, "x", "y", "t"} - as_indices - _scores_differentiated_by(
+                    rows, logits):
             rename[o] = "x"
     if logits and logits != "x" and logits not in as_indices:
         rename[logits] = "x"
@@ -825,8 +840,8 @@ def _index_letters(rows: Sequence[Sequence[Row]]) -> set[str]:
     out: set[str] = set()
     for toks in _every_piece(rows):
         for n, t in enumerate(toks[:-1]):
-            if t.kind != "SUB":
-                continue
+            if t.kind != "SUB" or (n and toks[n - 1].kind in ("NABLA", "PARTIAL")):
+                continue  # (∇_z L, ∂_z L: by the vector z, not an index)
             if toks[n + 1].kind == "LETTER":
                 out.add(toks[n + 1].value)
             elif toks[n + 1].kind == "LBRACE":

@@ -54,6 +54,8 @@ from sympy import (
     IndexedBase,
     Integer,
     KroneckerDelta,
+    Max,
+    Min,
     Mul,
     Pow,
     Rational,
@@ -874,6 +876,14 @@ class _SubParen:
 
 
 @dataclass(frozen=True)
+class _EntryVec:
+    """A whole vector of softmax's (p − y, ∂L/∂z) while it is being built: its entry at
+    :data:`ROW` — compared entry by entry as an :class:`EntryVector`."""
+
+    entry: Expr
+
+
+@dataclass(frozen=True)
 class _Literal:
     """``[a, b, c]``: a vector written out entry by entry (compared entry by entry)."""
 
@@ -1022,6 +1032,14 @@ class _Build(Transformer_NonRecursive):
         """A plain scalar value (resolving parens, pending functions, series)."""
         if isinstance(x, _Paren):
             return self.v(x.expr, meta, what)
+        if isinstance(x, _Fn) and x.name == "d/d" and x.body is not None and \
+                x.var == Symbol("x") and self._by_whole_scores(x.body):
+            x = _EntryVec(x.coeff * Derivative(x.body, IndexedBase("x")[ROW]))  # ∇_z L
+        if isinstance(x, _EntryVec):
+            if what == "as a side of '='":
+                return EntryVector(x.entry)
+            raise ParseProblem("a whole vector (p − y, ∂L/∂z) inside an expression: vector "
+                               "algebra is not checked", _where(meta))
         if isinstance(x, _SubParen):
             return self.v(x.expr, meta, what) ** x.power
         if isinstance(x, _Series):
@@ -1388,6 +1406,9 @@ class _Build(Transformer_NonRecursive):
                 return base  # \mathbf{q}_i, \vec{q_i}: the i-th query vector, not a component
             return self._component(base.name, indices, idx, meta, base.coeff)
         if isinstance(base, _Partial):  # ∂_{x_j} f
+            if len(indices) == 1 and isinstance(indices[0], Symbol) and \
+                    self.n.rename.get(indices[0].name) == "x" and self._scores_named():
+                return _Fn("d/d", var=Symbol("x"))  # ∇_z L: by the whole scores vector
             if len(indices) == 1:
                 return _Fn("d/d", var=indices[0])
         if isinstance(base, Symbol):
@@ -1597,6 +1618,10 @@ class _Build(Transformer_NonRecursive):
             return f.coeff * Derivative(body, f.var)
         if isinstance(arg, _Tuple):
             vals = tuple(self._opaque(a, meta) for a in arg.items)
+            if f.name in ("max", "min") and all(isinstance(v, Expr) and v.is_number
+                                                and v.is_real for v in vals):
+                # max(2.0, 1.0, -1.0): a worked example's largest score, a number
+                return f.coeff * (Max if f.name == "max" else Min)(*vals) ** f.power
             return f.coeff * Function(f.name)(*vals)
         name = f.name
         if name.lower() == "softmax":
@@ -1664,6 +1689,32 @@ class _Build(Transformer_NonRecursive):
         if isinstance(x, _Vector):
             return Symbol(x.name)
         return self.v(x, meta)
+
+    def _scores_named(self) -> bool:
+        """The note names softmax's scores and output with letters of its own (z → x, p → y):
+        then z alone is the whole scores vector, p the whole output."""
+        return {"x", "y"} <= set(self.n.rename.values())
+
+    def _by_whole_scores(self, f: Any) -> bool:
+        """∂f/∂z with z the note's whole scores: f a quantity of softmax's (the loss, written
+        in y, t, x entries) — not d ln(x)/dx, a calculus rule in a variable x of its own."""
+        if not (self._scores_named() and isinstance(f, Expr)) or Symbol("x") in f.free_symbols:
+            return False
+        return f in (LOSS,) or any(str(a.base.label) in SOFTMAX_BASES for a in f.atoms(Indexed))
+
+    def _entries(self, t: Any) -> Expr | None:
+        """A whole vector of softmax's at its entry :data:`ROW` (𝐩, p where p is the note's
+        output, ∂L/∂z), else None."""
+        if isinstance(t, _Paren):
+            t = t.expr
+        if isinstance(t, _EntryVec):
+            return t.entry
+        if isinstance(t, _Vector) and self._whole(t) and not t.transposed:
+            return t.coeff * IndexedBase(t.name)[ROW]
+        if isinstance(t, Symbol) and t.name in ("y", "t") and self._scores_named() and \
+                t.name in self.n.rename.values():
+            return IndexedBase(t.name)[ROW]
+        return None
 
     def _numbers(self, x: Any, meta: Any) -> _Literal | None:
         """(0.659, 0.242, 0.099), (0.40, 0.25, 0.15)/0.80: a worked example's vector written
@@ -1868,6 +1919,9 @@ class _Build(Transformer_NonRecursive):
             # ∂p/∂z unbolded, p and z the note's softmax output and scores: the whole vectors
             return JacobianOf(top, bottom)
         f = self.v(top, meta, "under a derivative")
+        if x == Symbol("x") and not isinstance(top, _Vector) and self._by_whole_scores(f):
+            # ∂L/∂z, z the note's whole scores: the gradient, entry by entry
+            return _EntryVec(Derivative(f, IndexedBase("x")[ROW]))
         if isinstance(x, (Indexed, Symbol)):
             return Derivative(f, x)
         if isinstance(x, Expr) and f.has(x):
@@ -1922,6 +1976,9 @@ class _Build(Transformer_NonRecursive):
             la, lb = self._numbers(a, meta), self._numbers(b, meta)
             if la is not None or lb is not None:
                 return self._literal_sum(la or a, lb or b, sign, meta)
+        ea, eb = self._entries(a), self._entries(b)
+        if ea is not None and eb is not None:
+            return _EntryVec(ea + sign * eb)  # p − y: entry by entry
         if isinstance(a, _Vector) and isinstance(b, _Vector):
             raise ParseProblem("a sum of vectors is not checked", _where(meta))
         a, b = (self._scores(t) for t in (a, b))
