@@ -402,15 +402,26 @@ def _theorem_fences(text: str) -> str:
     """
     if "```" not in text and "~~~" not in text:
         return text
-    out = text
+    spans: list[tuple[int, int]] = []
+    after = 0  # fences are found left to right, each closed before the next opens
     for m in _THEOREM_FENCE.finditer(text):
-        close = re.compile(rf"^[ \t]{{0,3}}{re.escape(m.group('fence')[0])}{{{len(m.group('fence'))},}}"
-                           r"[ \t]*$", re.MULTILINE).search(text, m.end())
-        if close is None or "$" not in text[m.end():close.start()]:
+        if m.start() < after:
             continue
-        for a, b in ((m.start(), m.end()), (close.start(), close.end())):
-            out = out[:a] + " " * (b - a) + out[b:]
-    return out
+        mark = m.group("fence")
+        close = re.compile(rf"^[ \t]{{0,3}}{re.escape(mark[0])}{{{len(mark)},}}[ \t]*$",
+                           re.MULTILINE).search(text, m.end())
+        if close is None:
+            break
+        after = close.end()
+        if "$" in text[m.end():close.start()]:
+            spans += [(m.start(), m.end()), (close.start(), close.end())]
+    if not spans:
+        return text
+    parts, at = [], 0  # one pass: the text rebuilt once, however many fences
+    for a, b in spans:
+        parts += [text[at:a], " " * (b - a)]
+        at = b
+    return "".join(parts + [text[at:]])
 
 
 def _scan_markdown(source: Source) -> list[Event]:
@@ -683,22 +694,31 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
 
 
 #: Static-site shortcodes for display math: Zola's {% katex(block=true) %} … {% end %},
-#: Hugo's {{< katex display >}} … {{< /katex >}} (and {{< math >}}).
-_SHORTCODE = re.compile(
-    r"\{%\s*katex\s*\(\s*block\s*=\s*true\s*\)\s*%\}(?P<zola>.*?)\{%\s*end\s*%\}|"
-    r"\{\{<\s*(?P<name>katex|math)\s+display\s*>\}\}(?P<hugo>.*?)\{\{<\s*/(?P=name)\s*>\}\}",
-    re.DOTALL)
+#: Hugo's {{< katex display >}} … {{< /katex >}} (and {{< math >}}): opener, its closer.
+_SHORTCODE_OPEN = re.compile(r"\{%\s*katex\s*\(\s*block\s*=\s*true\s*\)\s*%\}|"
+                             r"\{\{<\s*(?P<name>katex|math)\s+display\s*>\}\}")
+_SHORTCODE_CLOSE = {None: re.compile(r"\{%\s*end\s*%\}"),
+                    "katex": re.compile(r"\{\{<\s*/katex\s*>\}\}"),
+                    "math": re.compile(r"\{\{<\s*/math\s*>\}\}")}
 
 
 def _shortcodes(raw: str, where: _Anchored) -> list[Event]:
     r"""Display math written in a static-site shortcode inside a paragraph (Markdown leaves its
-    text as written)."""
+    text as written).  Each opener is closed by the next closer (one pass: an opener never
+    closed ends the search, so unclosed openers cost no rescans)."""
     out: list[Event] = []
-    for m in _SHORTCODE.finditer(raw):
-        group = "zola" if m.group("zola") is not None else "hugo"
-        at, body = m.start(group), m.group(group)
-        out.append(Math(where.offset(at), body, _sub_anchors(where, at, body), display=True))
-    return out
+    at = 0
+    while True:
+        m = _SHORTCODE_OPEN.search(raw, at)
+        if m is None:
+            return out
+        end = _SHORTCODE_CLOSE[m.group("name")].search(raw, m.end())
+        if end is None:
+            return out
+        body = raw[m.end():end.start()]
+        out.append(Math(where.offset(m.end()), body, _sub_anchors(where, m.end(), body),
+                        display=True))
+        at = end.end()
 
 
 _BARE_ENV = re.compile(r"\\begin\s*\{(?P<env>(?:equation|align|gather|multline|eqnarray|flalign|"

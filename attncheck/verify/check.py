@@ -1647,7 +1647,7 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
                 add(f.hypothesis, source.location(e.offset(0)), f.phrase)
             # "* 各维度的 q_i, k_i 相互独立 / * 均值为 0 / * 方差为 1": items go on the subject
             context = bool(found) and isinstance(e, Prose)
-            m = _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", _ABOUT_ARGMAX.sub("", text))) \
+            m = _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", _without_argmax(text))) \
                 or _one_hot_lists(text) \
                 or _label_sums_to_one(e.text, notation)
             if m:
@@ -1703,8 +1703,26 @@ _TARGET_WORDS = re.compile(
 
 #: A sentence about argmax's output ("softmax 不像 argmax 这样只选择唯一的一个，也就是所谓的
 #: one-hot"): its "one-hot" says nothing of the label.
-_ABOUT_ARGMAX = re.compile(r"[^.。;；!?！？\n]*(?<![A-Za-z])arg\s*max(?![A-Za-z])[^.。;；!?！？\n]*",
-                           re.IGNORECASE)
+_ARGMAX = re.compile(r"(?<![A-Za-z])arg\s*max(?![A-Za-z])", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.。;；!?！？\n]")
+
+
+def _without_argmax(text: str) -> str:
+    """text without its sentences about argmax (found by the word, then cut at the sentence's
+    ends: linear in the text, however long its sentences).
+
+    >>> _without_argmax("One. Softmax is not argmax, which is one-hot. Two.")
+    'One. Two.'
+    """
+    out, at = [], 0
+    for m in _ARGMAX.finditer(text):
+        if m.start() < at:
+            continue
+        start = max((e.end() for e in _SENTENCE_END.finditer(text, at, m.start())), default=at)
+        end = _SENTENCE_END.search(text, m.end())
+        out.append(text[at:start])
+        at = end.end() if end else len(text)
+    return "".join(out) + text[at:]
 
 
 #: "the sum of the probabilities $p_j$ is equal to 1", "$y_k$ 之和为 1": entries that sum to one.
