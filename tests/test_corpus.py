@@ -65,6 +65,8 @@ UNSUPPORTED: dict[str, str] = {
     "writes whole",
     r"∂/∂\(.*\): expected a variable": "a derivative by a matrix-vector product, ∂/∂(Bh)",
     r"Var needs its argument in parentheses": "Var written without its argument",
+    r"cannot read the written-out sum: its terms do not follow one index": "a written-out sum "
+    "whose last term breaks its index (q_1 k_1 + ⋯ + q_k k_{d_k})",
     r"cannot read the written-out sum: no index runs": "a written-out sum with a generic middle "
     "term, e^{z_1} + ⋯ + e^{z_i} + ⋯ + e^{z_m}",
     r"l is a random vector; (here|in an exponent) a number is expected": "layer superscripts, "
@@ -144,6 +146,14 @@ BROKEN: dict[tuple[str, int], str] = {
     ("llm-course-ch09-scaling-ce-gradient", 106): r"\left(\prod_{t=1}^{T} …\right)^{1/T}: a "
     "product Π inside a power",
     ("typora-transformer-qa-saturation-matrix", 58): r"plain TeX \matrix{…}",
+    ("hexo-dl-optimization-two-layer-bp", 18): r"f(x;\theta) = )(…): a stray parenthesis",
+    ("gpt-phases-word-form-scaling-variance", 86): r"\text{Stable Softmax of Logit } i = …: "
+    "a formula in words",
+    ("lesson-linear-softmax-ce-by-hand", 18): r"= 0 \ \ (i \ne t): a case in parentheses "
+    "after spaces",
+    ("lesson-linear-softmax-ce-by-hand", 89): r"\ (C{\times}d): a shape after the formula",
+    **{("hexo-dl-optimization-two-layer-bp", n): r"\sum{k=1}^K: the subscript's _ left out"
+       for n in (69, 70)},
     ("csdn-jiongjiongai-softmax-gradient", 7): r"\sum\limits _{k} inside \begin{cases}, spaced out",
     ("gaurav-attention-mechanism", 74): r"softmax([0.707, 0, 0.707]): a list of numbers",
     ("ecom-ce-chain-rule-batch", 12): "a // code comment inside the math",

@@ -1246,3 +1246,32 @@ def test_a_parameter_the_scores_are_differentiated_by() -> None:
     text = ("$$z_i = w_i x_i + b_i$$\n\n$$s_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
             "$$\\frac{\\partial z_i}{\\partial w_i} = x_i$$\n")
     assert "fails" not in _claims(text)
+
+
+# -- batch 30 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("label,status", [("y = (y_1,...,y_K) = (0,...,1,...0)", "holds-given"),
+                                          ("y = (y_1,...,y_K)", "needs-undeclared")])
+def test_a_general_one_hot_label_written_with_dots(label: str, status: str) -> None:
+    # (0, …, 1, …, 0): the label is one-hot (its entries sum to one), at no class in particular
+    text = (f"$${label}$$\n\n$$\\hat{{y}}_i = \\frac{{e^{{z_i}}}}{{\\sum_k e^{{z_k}}}}$$\n\n"
+            "$$L = -\\sum_k y_k \\log \\hat{y}_k$$\n\n"
+            "$$\\hat{y_i}(\\sum^{K}_{k=1}y_k)-y_i = \\hat{y_i}-y_i$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("words,kind", [
+    ("\\text{Variance of Unscaled Dot Product} = \\text{Head Dimension } d_k", "definition")])
+def test_a_formula_in_words_continues_no_chain(words: str, kind: str) -> None:
+    # a long phrase as the left side names a quantity: never "1 = d_k" glued to the display
+    # before it
+    text = ("$$\\frac{1}{d_k} \\cdot d_k = 1$$\n\n" f"$${words}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps][-1:] == [kind]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{d_k}{d_k}", "not-read")])
+def test_words_as_a_whole_operand_are_not_read(rhs: str, status: str) -> None:
+    # \frac{\text{Variance of Raw Dot Product}}{(\sqrt{d_k})^2}: prose set as an operand
+    text = f"$$\\frac{{\\text{{Variance of Raw Dot Product}}}}{{(\\sqrt{{d_k}})^2}} = {rhs}$$\n"
+    assert _claims(text) == [status]

@@ -1760,9 +1760,13 @@ _BIT_LIST = re.compile(r"\[\s*[01](?:\s*,\s*[01])+\s*\]")
 
 
 #: A letter set to a written-out vector of 0s and 1s: y = \begin{bmatrix} 0 \\ 1 \end{bmatrix}, y = [0,1,0].
-_LABEL_VALUE = re.compile(r"(?<![\\\w])([A-Za-z])\}?\s*=\s*(?:\\begin\{[bpv]?matrix\}([\s01&\\]+)"
+#: (y = (y_1, …, y_K) = (0, …, 1, …, 0): the entries written out first, then the value; the
+#: value's dots stand for zeros — a general one-hot vector, not one example's)
+_DOTS_01 = r"(?:[\s01,]|\.\.\.|…|\\[lc]?dots\b)"
+_LABEL_VALUE = re.compile(r"(?<![\\\w])([A-Za-z])\}?\s*=\s*(?:\([^()=$]{0,80}\)\s*=\s*)?"
+                          r"(?:\\begin\{[bpv]?matrix\}([\s01&\\]+)"
                           r"\\end\{[bpv]?matrix\}|(?:\\left)?\[([\s01,]+)(?:\\right)?\]|"
-                          r"(?:\\left)?\(([\s01,]+)(?:\\right)?\))")
+                          rf"(?:\\left)?\(({_DOTS_01}+)(?:\\right)?\))")
 
 
 def _one_hot_value(text: str, notation: Notation) -> re.Match[str] | None:
@@ -1782,7 +1786,8 @@ def _example_label(blocks: Sequence[Any], notation: Notation) -> int | None:
     single 1, else None."""
     for b in blocks:
         m = _one_hot_value(b.math.text, notation)
-        if m is not None:
+        if m is not None and not re.search(r"\.\.\.|…|dots", m.group(0)):
+            # ((0, …, 1, …, 0) is one-hot at no class in particular: no example's label)
             return re.findall(r"[01]", m.group(2) or m.group(3) or m.group(4) or "").index("1") + 1
     return None
 

@@ -654,8 +654,11 @@ def _words_in_place_of_math(t: Tok, before: Sequence[Tok], after: Tok | None) ->
     between = after is not None and after.kind in _OPERAND_START and (
         (before and before[-1].kind in _OPERAND_END) or " " in (t.note or "").strip())
     # −\text{softmax of node j} * \text{softmax of node i}: the words are the operand
-    alone = (not before or before[-1].kind in _OPERATOR) and \
-        (after is None or after.kind in _OPERATOR) and " " in (t.note or "").strip()
+    alone = ((not before or before[-1].kind in _OPERATOR) and
+             (after is None or after.kind in _OPERATOR) or
+             # \frac{\text{Variance of Raw Dot Product}}{…}: the words are a whole operand
+             (bool(before) and before[-1].kind == "LBRACE" and after is not None and
+              after.kind == "RBRACE")) and " " in (t.note or "").strip()
     if in_exponent or between or alone:
         raise ParseProblem(f"words in place of math ({(t.note or t.value).strip()!r}): "
                            "prose, not a formula", t.start)

@@ -323,7 +323,7 @@ def _leading_text(toks: list[Tok]) -> tuple[str, list[Tok]]:
     words = []
     while toks and toks[0].kind == "TEXT":
         if len(toks) > 1 and toks[1].kind in ("REL", "SUB") and re.fullmatch(
-                r"[A-Za-z][A-Za-z \\_]{0,30}", toks[0].note.strip()):
+                r"[A-Za-z][A-Za-z \\_]{0,60}", toks[0].note.strip()):
             # \text{Output} = …: the text is the name the row defines, not commentary (dropped,
             # the row would start with '=' and glue itself onto the display before it)
             t = toks[0]
