@@ -33,6 +33,8 @@ UNSUPPORTED: dict[str, str] = {
     "not make random (scalar random variables beside vector families)",
     r"is a vector here: vector and matrix algebra is not checked": "vector and matrix algebra",
     r"a row of the weights is a vector": "a layer's weights by rows (w_k^T x)",
+    r"a whole vector \(p − y, ∂L/∂z\) inside an expression": "whole vectors inside an "
+    "expression (J·Δx, (p − y)xᵀ)",
     r"a matrix \(\\begin\{[bp]matrix\}\) is not checked as a whole": "a whole matrix on one side",
     r"is a random vector; (inside an operator|as a side of '='|here|as the body of \\sum|in exp|"
     r"in a sum) a "

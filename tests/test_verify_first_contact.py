@@ -1275,3 +1275,12 @@ def test_words_as_a_whole_operand_are_not_read(rhs: str, status: str) -> None:
     # \frac{\text{Variance of Raw Dot Product}}{(\sqrt{d_k})^2}: prose set as an operand
     text = f"$$\\frac{{\\text{{Variance of Raw Dot Product}}}}{{(\\sqrt{{d_k}})^2}} = {rhs}$$\n"
     assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\mathrm{diag}(p) - p\\,p^\\top", "holds"),
+                                        ("\\mathrm{diag}(p) + p\\,p^\\top", "fails")])
+def test_a_shape_said_beside_the_formula(rhs: str, status: str) -> None:
+    # J = diag(p) − ppᵀ \qquad (N \times N): the shape in parentheses is no part of it
+    text = _JACOBIAN.format(words="The Jacobian $J$ of the softmax:",
+                            claim=f"J = {rhs} \\qquad (N \\times N)")
+    assert _claims(text) == [status]

@@ -429,6 +429,12 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
             while k > 0 and not (toks[k].kind == "LPAR" and depth[k] == depth[-1]):
                 k -= 1
             inner = toks[k + 1:-1]
+            if toks[k].kind == "LPAR" and k > 0 and toks[k - 1].kind == "QUAD" and \
+                    _is_shape(inner):
+                # J = diag(y) − y yᵀ \qquad (N_o \times N_o): the shape, said beside the formula
+                reasons.insert(0, "shape " + _words(inner))
+                toks = toks[:k]
+                continue
             if toks[k].kind == "LPAR" and _is_reason_group(inner) and (
                     k == 0 or toks[k - 1].kind in ("QUAD", "TEXT", "COMMA", "PERIOD")
                     or any(len(t.note) > 3 for t in _words_in(inner))):
@@ -437,6 +443,13 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
                 continue
         break
     return toks, "; ".join(r for r in reasons if r)
+
+
+def _is_shape(toks: Sequence[Tok]) -> bool:
+    r"""``N_o 	imes N_o``, ``C{	imes}d``: a matrix's shape — sizes joined by ×, nothing else."""
+    kinds = [t.kind for t in toks if t.kind not in ("LBRACE", "RBRACE")]
+    return "TIMES" in kinds and kinds[0] != "TIMES" and kinds[-1] != "TIMES" and \
+        all(k in ("LETTER", "NUMBER", "SUB", "TIMES") for k in kinds)
 
 
 def _words(toks: Sequence[Tok]) -> str:
