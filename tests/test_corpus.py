@@ -37,7 +37,7 @@ UNSUPPORTED: dict[str, str] = {
     "expression (J·Δx, (p − y)xᵀ)",
     r"a matrix \(\\begin\{[bp]matrix\}\) is not checked as a whole": "a whole matrix on one side",
     r"is a random vector; (inside an operator|as a side of '='|here|as the body of \\sum|in exp|"
-    r"in a sum) a "
+    r"in a sum|in log|in a denominator) a "
     r"number is expected":
         "a random vector where a number belongs",
     r"a product of vectors that are not random families|in a product of matrices: vector and "
@@ -149,6 +149,7 @@ BROKEN: dict[tuple[str, int], str] = {
     "product Π inside a power",
     ("typora-transformer-qa-saturation-matrix", 58): r"plain TeX \matrix{…}",
     ("hexo-dl-optimization-two-layer-bp", 18): r"f(x;\theta) = )(…): a stray parenthesis",
+    ("harleyszhang-ce-entropy-worked", 82): r"D_{KL}(p \parallel q): \parallel",
     ("gpt-phases-word-form-scaling-variance", 86): r"\text{Stable Softmax of Logit } i = …: "
     "a formula in words",
     ("lesson-linear-softmax-ce-by-hand", 18): r"= 0 \ \ (i \ne t): a case in parentheses "

@@ -1284,3 +1284,14 @@ def test_a_shape_said_beside_the_formula(rhs: str, status: str) -> None:
     text = _JACOBIAN.format(words="The Jacobian $J$ of the softmax:",
                             claim=f"J = {rhs} \\qquad (N \\times N)")
     assert _claims(text) == [status]
+
+
+# -- batch 31 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("words,status", [
+    ("我们给定的结果$y_i$最终只有一个类别是1,其他是0，因此梯度等于：", "holds-given"),
+    ("因此梯度等于：", "needs-undeclared")])
+def test_only_one_class_is_one_the_others_zero(words: str, status: str) -> None:
+    text = ("$$a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n$$C = -\\sum_i y_i \\ln a_i$$\n\n"
+            f"{words}\n\n$$\\frac{{\\partial C}}{{\\partial z_i}} = a_i - y_i$$\n")
+    assert _claims(text) == [status]

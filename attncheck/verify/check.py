@@ -1687,10 +1687,11 @@ _NEARLY_ONE_HOT = re.compile(r"(?:接近|近似|趋近|類似|类似|像|close t
                              re.IGNORECASE)
 #: What says the target is a probability vector: one-hot labels, a distribution.
 _TARGET_WORDS = re.compile(
-    r"one\s*-?\s*hot|独热|只有一个(?:元素|分量)?为\s*1|only one (?:non-?zero|element)|"
+    r"one\s*-?\s*hot|独热|只有一个(?:类别|元素|分量|位置)?(?:为|是|等于)\s*1|only one (?:non-?zero|element)|"
     r"exactly one (?:of )?[^.。]{0,30}(?:is|equals?|=)\s*(?:1|one)\b|only (?:1|one) class|"
     r"(?:is|equals?|=)\s*1 if and only if|\b0\s*/\s*1 (?:target|label)|"
-    r"(?:the )?(?:rest|others) (?:are|being) (?:0|zeros?)\b|有且(?:仅|只)有一个|其余(?:都|均)?为\s*0|"
+    r"(?:the )?(?:rest|others) (?:are|being) (?:0|zeros?)\b|有且(?:仅|只)有一个|"
+    r"其[余他](?:的)?(?:都|均)?(?:为|是)\s*0|"
     r"(?:label|target|标签)[^.。]{0,40}(?:probability distribution|概率分布|sums? to (?:one|1)|和为\s*1)|"
     r"(?:probability distribution|概率分布)[^.。]{0,30}(?:label|target|标签)|"
     # "$y_j$ is the true label (1 if class $j$ is correct)", "1 for the true class": a label
