@@ -1295,3 +1295,20 @@ def test_only_one_class_is_one_the_others_zero(words: str, status: str) -> None:
     text = ("$$a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n$$C = -\\sum_i y_i \\ln a_i$$\n\n"
             f"{words}\n\n$$\\frac{{\\partial C}}{{\\partial z_i}} = a_i - y_i$$\n")
     assert _claims(text) == [status]
+
+
+# -- batch 32 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("claim,status", [
+    ("(4 \\times 64) \\times (64 \\times 4) = (4 \\times 4)", "not-checked"),
+    ("(4 \\times 64) \\times (4 \\times 64) = (4 \\times 4)", "fails")])
+def test_matrix_shapes_multiplied_are_not_arithmetic(claim: str, status: str) -> None:
+    # inner sizes that meet: shape bookkeeping; that do not: a product of numbers, and false
+    assert _claims(f"$${claim}$$\n") == [status]
+
+
+def test_words_that_take_an_operand_are_prose() -> None:
+    # \text{Standard Deviation of } S = √d_k: never read as S = √d_k
+    r = verify_text("$$\\text{Standard Deviation of } S = \\sqrt{d_k}$$\n", "n.md",
+                    numeric=False)
+    assert [(s.kind, s.status.value) for s in r.steps] == [("claim", "not-read")]

@@ -362,6 +362,31 @@ _TWO_CASES = re.compile(r"[两二2]\s*种\s*情[况形]|分\s*[两二]\s*种|\bt
                         re.IGNORECASE)
 
 
+#: Words that join the cases again ("将两种情况进行统一", "combining both cases"): after them a
+#: step is about every case, and one that holds only apart fails.
+_UNIFIED = re.compile(r"统一|综上|合并|combin|together|in general|general form|summar",
+                      re.IGNORECASE)
+
+
+#: A matrix's shape written in parentheses: (m × n).
+_SHAPE = r"\(\s*(\w+)\s*(?:\\times|×|x)\s*(\w+)\s*\)"
+
+
+def _shapes_multiplied(lhs: str, rhs: str) -> bool:
+    r"""``(4 \times 64) \times (64 \times 4) = (4 \times 4)``: shapes whose inner sizes meet,
+    the product's shape on the right.
+
+    >>> _shapes_multiplied(r"(4 \times 64) \times (64 \times 4)", r"(4 \times 4)")
+    True
+    >>> _shapes_multiplied(r"(4 \times 64) \times (4 \times 64)", r"(4 \times 4)")
+    False
+    """
+    m = re.fullmatch(rf"\s*{_SHAPE}\s*(?:\\times|×|\\cdot)?\s*{_SHAPE}\s*", lhs)
+    r = re.fullmatch(rf"\s*{_SHAPE}\s*", rhs)
+    return m is not None and r is not None and m.group(2) == m.group(3) and \
+        (r.group(1), r.group(2)) == (m.group(1), m.group(4))
+
+
 def _told_apart(lead: str, residual: Expr, context: str = "") -> tuple[Symbol, Symbol] | None:
     """(a, b) when ``residual`` vanishes wherever a ≠ b (a multiple of δ_ab) and the last
     sentence before the step names both letters in math with words that set one apart."""
@@ -374,7 +399,7 @@ def _told_apart(lead: str, residual: Expr, context: str = "") -> tuple[Symbol, S
     named = {m.strip() for m in re.findall(r"\$+\s*([a-z])\s*\$+", last)}
     if {str(a), str(b)} <= named and _APART.search(re.sub(r"\$[^$]*\$", " ", last)):
         return a, b
-    if _TWO_CASES.search(context[-300:]):
+    if _TWO_CASES.search(context[-300:]) and not _UNIFIED.search(context[-300:]):
         # "对 $z_i$ 求导，有两种情况。" then ∂a_i/∂z_i = …, ∂a_k/∂z_i = −a_k a_i: the second
         # case, which the note counts without naming it
         return a, b
@@ -1261,6 +1286,9 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     if any(side.has(S.Infinity, S.NegativeInfinity, S.ComplexInfinity) for side in (lhs, rhs)):
         # M_ij = −∞ (a mask), e^{−∞} = 0: a limit said with ∞, which the engines do not take
         return refused("∞ stands for a limit here, which is not checked")
+    if _shapes_multiplied(step.lhs.source, step.rhs.source):
+        # (4 × 64) × (64 × 4) = (4 × 4): matrix shapes multiplied, not a product of numbers
+        return refused("matrix shapes, (m × n)(n × p) = (m × p): not arithmetic")
     samples = sorted(set(step.lhs.dropped) | set(step.rhs.dropped))
     if len(samples) >= 2:
         # y_k^{(i)} and y_k^{(j)} both read as y_k: what tells them apart was not kept, and

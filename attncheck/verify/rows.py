@@ -319,6 +319,10 @@ def _leading_label(toks: list[Tok]) -> list[Tok]:
     return toks
 
 
+#: Words that end by taking an operand: "Standard Deviation of", "the variance of", "…的".
+_OF_WHAT = re.compile(r"(?:\bof|的)$", re.IGNORECASE)
+
+
 def _leading_text(toks: list[Tok]) -> tuple[str, list[Tok]]:
     words = []
     while toks and toks[0].kind == "TEXT":
@@ -333,6 +337,11 @@ def _leading_text(toks: list[Tok]) -> tuple[str, list[Tok]]:
             break
         if _names_a_function(toks, 0):
             break  # \text{MSE}(y, ŷ): a function's name, not commentary (the parser says so)
+        if len(toks) > 1 and toks[1].kind not in ("REL", "QUAD", "TEXT") and \
+                _OF_WHAT.search(toks[0].note.strip()):
+            # \text{Standard Deviation of } S = √d_k: the words take what follows (they are
+            # kept, for the parser to refuse as prose in place of math — never S = √d_k)
+            break
         words.append(toks[0].note)
         toks = toks[1:]
     return " ".join(words), toks
@@ -528,6 +537,8 @@ def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None, str]]:
             p = [Tok("LETTER", p[0].note.strip(), p[0].start, p[0].end)] + p[1:]
         core = [t for n, (t, d) in enumerate(zip(p, _depth_walk(p)))
                 if not (t.kind == "TEXT" and d == 0) or _names_a_function(p, n)
+                or (_OF_WHAT.search(t.note.strip()) and n + 1 < len(p)
+                    and p[n + 1].kind not in ("REL", "QUAD", "TEXT"))
                 or (n > 0 and p[n - 1].kind == "NUMBER" and UNITS.fullmatch(t.note.strip()))
                 or (n + 1 < len(p) and p[n + 1].kind in ("SUB", "SUP")
                     and re.fullmatch(r"[A-Za-z]{2,}", t.note.strip()) is not None)]
