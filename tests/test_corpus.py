@@ -33,11 +33,13 @@ UNSUPPORTED: dict[str, str] = {
     "not make random (scalar random variables beside vector families)",
     r"is a vector here: vector and matrix algebra is not checked": "vector and matrix algebra",
     r"a row of the weights is a vector": "a layer's weights by rows (w_k^T x)",
+    r"a matrix in vector form \(diag\(y\), y y\^T\) is checked only as a side of '='":
+        "a Jacobian in vector form inside an expression ((1/τ)(diag(y) − yyᵀ), J·g)",
     r"a whole vector \(p − y, ∂L/∂z\) inside an expression": "whole vectors inside an "
     "expression (J·Δx, (p − y)xᵀ)",
     r"a matrix \(\\begin\{[bp]matrix\}\) is not checked as a whole": "a whole matrix on one side",
     r"is a random vector; (inside an operator|as a side of '='|here|as the body of \\sum|in exp|"
-    r"in a sum|in log|in a denominator) a "
+    r"in a sum|in log|in a denominator|under a derivative) a "
     r"number is expected":
         "a random vector where a number belongs",
     r"a product of vectors that are not random families|in a product of matrices: vector and "
