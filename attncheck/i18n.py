@@ -664,8 +664,9 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     (r"^cannot read the written-out sum: no index runs from its first term to its last$",
      "读不懂写开的求和：没有一个指标从第一项走到最后一项"),
     (r"^no entry written out on both sides$", "两边没有共同写出的元素"),
-    ((r"^a written-out vector or matrix inside an expression: vector and matrix algebra is not "
-     r"checked$"), "表达式中写出的向量或矩阵：不检查向量与矩阵运算"),
+    ((r"^a vector or matrix \(written out, or a Jacobian ∂p/∂z\) inside an expression: vector "
+      r"and matrix algebra is not checked$"),
+     "表达式中的向量或矩阵（写出的，或雅可比矩阵 ∂p/∂z）：不检查向量与矩阵运算"),
     ((r"^a definition written for particular entries \((.+)\) would be put into a step about "
      r"general ones$"), r"为具体分量（\1）写的定义会被代入关于一般分量的这一步"),
     (r"^a row of \\boxed\{…\} entries \(a vector drawn as boxes\)$",

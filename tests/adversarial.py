@@ -120,6 +120,11 @@ SHAPES: dict[str, tuple[str, str]] = {
     # pass (a search from every one of them to the end of the file is quadratic)
     "ticked-displays": ("md", "`$$ a\n"),
     "hugo-shortcodes": ("md", "{{< texd `a\n"),
+    # KaTeX shortcodes (Zola) opened and never closed, theorem fences never closed, one long
+    # sentence about argmax: each is found once, never rescanned from every opener
+    "katex-shortcodes": ("md", "{% katex(block=true) %} a "),
+    "theorem-fences": ("md", "```proof\n$a$\n"),
+    "argmax-sentence": ("md", "argmax one-hot "),
 }
 
 

@@ -32,9 +32,14 @@ UNSUPPORTED: dict[str, str] = {
     r"inside an expectation is not random in this note": "a moment of a letter the note does "
     "not make random (scalar random variables beside vector families)",
     r"is a vector here: vector and matrix algebra is not checked": "vector and matrix algebra",
+    r"a row of the weights is a vector": "a layer's weights by rows (w_k^T x)",
+    r"a matrix in vector form \(diag\(y\), y y\^T\) is checked only as a side of '='":
+        "a Jacobian in vector form inside an expression ((1/τ)(diag(y) − yyᵀ), J·g)",
+    r"a whole vector \(p − y, ∂L/∂z\) inside an expression": "whole vectors inside an "
+    "expression (J·Δx, (p − y)xᵀ)",
     r"a matrix \(\\begin\{[bp]matrix\}\) is not checked as a whole": "a whole matrix on one side",
     r"is a random vector; (inside an operator|as a side of '='|here|as the body of \\sum|in exp|"
-    r"in a sum) a "
+    r"in a sum|in log|in a denominator|under a derivative) a "
     r"number is expected":
         "a random vector where a number belongs",
     r"a product of vectors that are not random families|in a product of matrices: vector and "
@@ -64,6 +69,8 @@ UNSUPPORTED: dict[str, str] = {
     "writes whole",
     r"∂/∂\(.*\): expected a variable": "a derivative by a matrix-vector product, ∂/∂(Bh)",
     r"Var needs its argument in parentheses": "Var written without its argument",
+    r"cannot read the written-out sum: its terms do not follow one index": "a written-out sum "
+    "whose last term breaks its index (q_1 k_1 + ⋯ + q_k k_{d_k})",
     r"cannot read the written-out sum: no index runs": "a written-out sum with a generic middle "
     "term, e^{z_1} + ⋯ + e^{z_i} + ⋯ + e^{z_m}",
     r"l is a random vector; (here|in an exponent) a number is expected": "layer superscripts, "
@@ -132,8 +139,26 @@ BROKEN: dict[tuple[str, int], str] = {
     **{("madsen-thesis-stable-log-softmax", n): r"\mathrm{exp}(x_i - \mathrm{max}(\mathbf{x}))): "
        "one closing parenthesis too many" for n in (27, 28, 29, 41, 42)},
     ("mysteriousl2019-transformer-prove", 11): r"\sum_{i=1}^{d_k}=0: a sum with no summand",
-    ("mnn-softmax-layer", 20): "a bmatrix with a ... row between \\\\ rows",
     ("purepisces-cross-entropy", 28): r"\text{xent.backward}(): a method call",
+    ("hexo-softmax-regression-indicator-grad", 24): "y_1, y_2, ..., y_k = softmax(o_1, …): a "
+    "list of entries on the left of '='",
+    ("jekyll-loss-function-softmax-backprop", 12): r"a \leftarrow \max\{…\}: an assignment",
+    ("jekyll-loss-function-softmax-backprop", 16): r"\zeta(\textbf{z-a})_c: bold words as the "
+    "argument",
+    ("llm-course-ch09-scaling-ce-gradient", 21): r"\Longrightarrow \text{标准差} = √d_k: words "
+    "as the left side after ⇒",
+    ("llm-course-ch09-scaling-ce-gradient", 106): r"\left(\prod_{t=1}^{T} …\right)^{1/T}: a "
+    "product Π inside a power",
+    ("typora-transformer-qa-saturation-matrix", 58): r"plain TeX \matrix{…}",
+    ("hexo-dl-optimization-two-layer-bp", 18): r"f(x;\theta) = )(…): a stray parenthesis",
+    ("harleyszhang-ce-entropy-worked", 82): r"D_{KL}(p \parallel q): \parallel",
+    ("gpt-phases-word-form-scaling-variance", 86): r"\text{Stable Softmax of Logit } i = …: "
+    "a formula in words",
+    ("lesson-linear-softmax-ce-by-hand", 18): r"= 0 \ \ (i \ne t): a case in parentheses "
+    "after spaces",
+    ("lesson-linear-softmax-ce-by-hand", 89): r"\ (C{\times}d): a shape after the formula",
+    **{("hexo-dl-optimization-two-layer-bp", n): r"\sum{k=1}^K: the subscript's _ left out"
+       for n in (69, 70)},
     ("csdn-jiongjiongai-softmax-gradient", 7): r"\sum\limits _{k} inside \begin{cases}, spaced out",
     ("gaurav-attention-mechanism", 74): r"softmax([0.707, 0, 0.707]): a list of numbers",
     ("ecom-ce-chain-rule-batch", 12): "a // code comment inside the math",

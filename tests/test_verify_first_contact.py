@@ -901,3 +901,414 @@ def test_a_link_in_escaped_brackets_and_a_comment(before: str) -> None:
     r = verify_text(text, "n.md", numeric=False)
     assert [s.status.value for s in r.steps if s.kind == "claim"] == ["holds"]
     assert not [n for n in r.notes if n.problem]
+
+
+# -- batch 25 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\frac{e^{x_i - m}}{\\sum_j e^{x_j - m}}", "holds"),
+    ("\\frac{e^{x_i - \\max(x)}}{\\sum_j e^{x_j - \\max(x)}}", "holds"),
+    ("\\frac{e^{x_i - m}}{\\sum_j e^{x_j}}", "fails"),
+    ("\\frac{e^{x_i}}{\\sum_j e^{x_j + m}}", "fails")])
+def test_the_softmax_shifted_for_stability_is_a_claim(rhs: str, status: str) -> None:
+    # written first, before any other formula for it: shift invariance, not a new definition
+    text = ("For numerical stability subtract the maximum $m = \\max_j x_j$:\n\n"
+            f"$$\\text{{softmax}}(x)_i = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_temperature_softmax_stays_a_definition() -> None:
+    text = "$$\\text{softmax}(x)_i = \\frac{e^{x_i / T}}{\\sum_j e^{x_j / T}}$$\n"
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps] == ["definition"]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{e^{z_i}}{\\sum_j e^{z_j}}", "holds"),
+                                        ("\\frac{e^{z_i}}{\\sum_j e^{2 z_j}}", "fails")])
+def test_an_entry_called_with_the_scores(rhs: str, status: str) -> None:
+    # S_i(z): the i-th output with the scores it is a function of named, never S_i·z
+    text = ("$$S_i(z) = \\frac{e^{z_i}}{\\sum_{j=1}^K e^{z_j}}$$\n\n"
+            f"$${rhs} = S_i(z)$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("words,status", [("From independence", "holds-given"),
+                                          ("由独立性", "holds-given"),
+                                          ("From linearity", "needs-undeclared")])
+def test_independence_given_as_the_reason(words: str, status: str) -> None:
+    # "From independence $$E[X_iW_i] = E[X_i]E[W_i]$$" (Math.SE): the reason is the note's
+    # assumption; linearity of E is not independence
+    text = ("Let $W$ and $X$ have entries sampled from $\\mathcal{N}(0, 1)$.\n\n"
+            f"{words} $$E[X_iW_i]=E[X_i]E[W_i]$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("said,status", [("(当二者期望都为0时)", "holds-given"),
+                                         ("", "needs-undeclared")])
+def test_both_means_said_in_parentheses(said: str, status: str) -> None:
+    text = (f"两个独立随机变量乘积的方差{said}: $var[XY]=var[X]\\cdot var[Y]$\n")
+    r = verify_text(text, "n.md", numeric=False, inline=True)
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == [status]
+
+
+@pytest.mark.parametrize("last,status", [("d_k", "needs-undeclared"), ("2d_k", "fails")])
+def test_double_dollars_after_a_colon_inside_a_paragraph(last: str, status: str) -> None:
+    # Math.SE as stored: "…is: $$α = Σ q_n k_n$$ We know …" — a display inside a paragraph
+    text = ("Assume the keys $$K$$ and queries $$Q$$ have zero mean. The score between $$i$$ "
+            "and $$j$$ is: $$\\alpha = q_i k_j^T = \\sum_{n=1}^{d_k} q_{in}k_{jn}$$ We know that "
+            "the variance of a sum is the sum of the variances. Thus we get: "
+            f"$$\\text{{Var}}(\\alpha) = {last},$$ since each term has variance one.\n")
+    assert _claims(text) == ["holds", status]
+
+
+def test_a_bare_environment_never_closed() -> None:
+    text = ("From the article:\n\\begin{split} \\frac{\\partial L}{\\partial z_i} &= "
+            "y_i - t_i \\end{spli\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert any("never closed" in n.text for n in r.notes if n.problem)
+
+
+# -- softmax's Jacobian by name (unjudged in the corpus: J = diag(p) − ppᵀ) ----------------
+
+_JACOBIAN = ("Let $p_i = \\frac{{e^{{z_i}}}}{{\\sum_j e^{{z_j}}}}$.\n\n"
+             "{words}\n\n$${claim}$$\n")
+
+
+@pytest.mark.parametrize("words,claim,status", [
+    ("The Jacobian matrix $J$ is", "J = \\text{diag}(p) - p p^T", "holds"),
+    ("The Jacobian matrix $J$ is", "J = \\text{diag}(p) + p p^T", "fails"),
+    ("### Softmax Jacobian", "\\mathbf{J} = \\text{diag}(\\mathbf{p}) - \\mathbf{p}\\mathbf{p}^\\top",
+     "holds"),
+    ("In matrix form:", "J_{\\text{softmax}} = \\text{diag}(p) - p p^T", "holds"),
+    ("In matrix form:", "J_{\\text{softmax}} = p p^T - \\text{diag}(p)", "fails"),
+    ("雅可比矩阵 $J$ 为", "J = \\begin{bmatrix} p_1(1-p_1) & -p_1 p_2 \\\\ -p_2 p_1 & p_2(1-p_2) "
+     "\\end{bmatrix}", "holds"),
+    ("雅可比矩阵 $J$ 为", "J = \\begin{bmatrix} p_1(1-p_1) & p_1 p_2 \\\\ -p_2 p_1 & p_2(1-p_2) "
+     "\\end{bmatrix}", "fails"),
+    ("", "\\frac{\\partial p}{\\partial z} = \\text{diag}(p) - p p^T", "holds"),
+    ("", "\\frac{\\partial p}{\\partial z} = \\text{diag}(p) - p^T p", "not-read"),
+])
+def test_the_jacobian_by_its_name(words: str, claim: str, status: str) -> None:
+    # J (or J_σ, J_softmax) that the words call the Jacobian: a claim about ∂p/∂z, not a name
+    assert _claims(_JACOBIAN.format(words=words, claim=claim)) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("p_i(\\delta_{ij} - p_j)", "holds"),
+                                        ("p_i(\\delta_{ij} + p_j)", "fails")])
+def test_an_entry_of_the_named_jacobian(rhs: str, status: str) -> None:
+    text = _JACOBIAN.format(words="The Jacobian $J$ of the softmax:",
+                            claim="J = \\text{diag}(p) - p p^T") + f"\n$$J_{{ij}} = {rhs}$$\n"
+    assert _claims(text) == ["holds", status]
+
+
+def test_a_jacobian_of_other_functions_is_left_alone() -> None:
+    # J_h = J_g J_f: this note's J names other functions' Jacobians — J = … is a name given
+    text = _JACOBIAN.format(words="The Jacobian of a composition:\n\n$$J_h = J_g J_f$$",
+                            claim="J = \\text{diag}(p) - p p^T")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps][-1:] == ["definition"]
+
+
+# -- batch 26 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{1}{\\sum_k e^{a_k - a_i}}", "holds"),
+                                        ("\\frac{e^{a_i}}{\\sum_k e^{2a_k}}", "fails")])
+def test_an_exponent_with_its_index_after_it(rhs: str, status: str) -> None:
+    # e^a_k (TeX: both scripts on e) is e^{a_k} — Euler's e has no entries
+    text = ("$$p_i = \\frac{e^{a_i}}{\\sum_{k} e^a_k}$$\n\n"
+            f"$$\\frac{{\\partial p_i}}{{\\partial a_i}} = p_i(1 - p_i)$$\n\n$$p_i = {rhs}$$\n")
+    assert _claims(text) == ["holds", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-p_i p_j", "holds"), ("p_i p_j", "fails")])
+def test_a_case_in_double_dollars_with_a_braced_index(rhs: str, status: str) -> None:
+    # kramdown: 当 $$i\neq{j}$$, then the display — the case of the display after it
+    text = ("Let $p_i = \\frac{e^{a_i}}{\\sum_k e^{a_k}}$.\n\n当 $$i\\neq{j}$$,\n\n"
+            f"$$\\frac{{\\partial p_i}}{{\\partial a_j}} = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("words,status", [
+    ("where $y_j$ is the true label (1 if class $j$ is correct)", "holds-given"),
+    ("where $y_j$ is the true label", "needs-undeclared")])
+def test_a_label_that_is_one_on_the_correct_class(words: str, status: str) -> None:
+    text = (f"$$L = -\\sum_j y_j \\log \\hat{{y}}_j$$\n\n{words}, "
+            "$\\hat{y}_j = \\frac{e^{z_j}}{\\sum_k e^{z_k}}$.\n\n"
+            "$$\\frac{\\partial L}{\\partial z_j} = \\hat{y}_j - y_j$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("lead,kind", [
+    ("The goal: we want to find some factor $c$ so that the variance is one:", "condition"),
+    ("We want to find the result of", "claim"),
+    ("We want to show that the variance is one:", "claim")])
+def test_an_equation_the_note_sets_out_to_solve(lead: str, kind: str) -> None:
+    text = ("Let $q, k$ have independent components of mean 0 and variance 1.\n\n"
+            f"{lead}\n\n$$\\mathrm{{Var}}(q \\cdot k) = 1$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps] == [kind]
+
+
+@pytest.mark.parametrize("opening,closing", [("{% katex(block=true) %}", "{% end %}"),
+                                             ("{{< katex display >}}", "{{< /katex >}}")])
+@pytest.mark.parametrize("last,status", [("d_k", "holds-given"), ("2d_k", "fails")])
+def test_a_static_site_shortcode_display(opening: str, closing: str, last: str,
+                                         status: str) -> None:
+    # Zola's and Hugo's KaTeX shortcodes: display math Markdown leaves as written
+    text = ("Let $q, k$ have independent components of mean 0 and variance 1.\n\n"
+            f"{opening}\n\\begin{{aligned}}\n\\mathrm{{Var}}(q \\cdot k) &= "
+            f"\\sum_{{i=1}}^{{d_k}} \\mathrm{{Var}}(q_i k_i) \\\\\n&= {last}\n\\end{{aligned}}\n"
+            f"{closing}\n")
+    assert _claims(text)[-1:] == [status]
+
+
+# -- gradients by the weights of a linear layer (unjudged in the corpus: ∂L/∂w_{kd}) --------
+
+_LAYER = ("The scores are $${layer}$$ and $p_k = \\frac{{e^{{z_k}}}}{{\\sum_j e^{{z_j}}}}$, "
+          "$L = -\\sum_k y_k \\log p_k$ with a one-hot label $y$.\n\n$${claim}$$\n")
+
+
+@pytest.mark.parametrize("layer,claim,status", [
+    ("z_k = \\sum_d w_{kd} x_d + b_k", "\\frac{\\partial L}{\\partial w_{kd}} = (p_k - y_k) x_d",
+     "holds-given"),
+    ("z_k = \\sum_d w_{kd} x_d + b_k", "\\frac{\\partial L}{\\partial w_{kd}} = (p_k - y_k) x_k",
+     "fails"),
+    ("z_k = \\sum_d w_{dk} x_d + b_k", "\\frac{\\partial L}{\\partial w_{dk}} = (p_k - y_k) x_d",
+     "holds-given"),
+    ("z_k = \\sum_d w_{dk} x_d + b_k", "\\frac{\\partial L}{\\partial w_{dk}} = (p_d - y_d) x_k",
+     "fails"),
+    ("z_k = w_k^T x + b_k", "\\frac{\\partial L}{\\partial b_k} = p_k - y_k", "holds-given"),
+    ("z_k = w_k^T x + b_k", "\\frac{\\partial L}{\\partial b_k} = p_k", "fails"),
+    ("z = Wx + b", "\\frac{\\partial z_k}{\\partial W_{kd}} = x_d", "holds"),
+    ("z = Wx + b", "\\frac{\\partial z_k}{\\partial W_{kd}} = x_k", "fails"),
+    ("z_k = \\sum_d w_{kd} x_d + b_k", "\\frac{\\partial L}{\\partial w_{kd}} = "
+     "\\frac{\\partial L}{\\partial z_k} \\frac{\\partial z_k}{\\partial w_{kd}}", "holds"),
+])
+def test_a_gradient_by_the_weights_of_the_layer(layer: str, claim: str, status: str) -> None:
+    # the weights reach the loss only through the scores: ∂L/∂w_{kd} = (∂L/∂z_k) x_d
+    r = verify_text(_LAYER.format(layer=layer, claim=claim), "n.md", numeric=True)
+    steps = [s for s in r.steps if s.kind == "claim"]
+    assert [s.status.value for s in steps] == [status]
+    # the complex step through the layer (x_k moved by x_d) agrees with the symbolic side
+    assert steps[0].evidence is not None and steps[0].evidence.consistent
+
+
+def test_weights_outside_a_derivative_are_not_judged() -> None:
+    text = _LAYER.format(layer="z_k = \\sum_d w_{kd} x_d + b_k",
+                         claim="w_{kd} = w_{kd} - \\eta (p_k - y_k) x_d")
+    r = verify_text(text, "n.md", numeric=False)
+    assert all(s.status.value not in ("holds", "fails") for s in r.steps)
+
+
+@pytest.mark.parametrize("rhs,kind", [("-\\sum_i y_i \\ln(\\sigma_i)", "definition")])
+def test_the_loss_named_by_a_word(rhs: str, kind: str) -> None:
+    # \text{CE} = …: the note's loss, by its name (no function applied to nothing)
+    r = verify_text(f"$$\\text{{CE}} = {rhs}$$\n", "n.md", numeric=False)
+    assert [s.kind for s in r.steps] == [kind]
+
+
+def test_a_primed_capital_is_a_new_name() -> None:
+    # S' = S/√d_k: a matrix the note names, not the derivative of a function S
+    r = verify_text("$$S' = \\frac{S}{\\sqrt{d_k}}$$\n", "n.md", numeric=False)
+    assert [s.kind for s in r.steps] == ["definition"]
+
+
+# -- ∂ that takes a fraction's whole top (unjudged in the corpus) ------------------------------
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\frac{\\partial \\log(\\sum_{j=1}^n e^{x_j}) - x_i}{\\partial x_i} = "
+     "\\frac{e^{x_i}}{\\sum_{j=1}^n e^{x_j}} - 1", "holds"),
+    ("\\frac{\\partial \\log(\\sum_{j=1}^n e^{x_j}) - x_i}{\\partial x_i} = "
+     "\\frac{e^{x_i}}{\\sum_{j=1}^n e^{x_j}}", "fails"),
+    ("\\frac{- \\partial \\log p_i}{\\partial p_i} = -\\frac{1}{p_i}", "holds"),
+    ("\\frac{- \\partial \\log p_i}{\\partial p_i} = \\frac{1}{p_i}", "fails"),
+    ("\\frac{(\\partial -\\log p_i)}{\\partial p_i} = -\\frac{1}{p_i}", "holds"),
+])
+def test_the_partial_of_a_whole_numerator(claim: str, status: str) -> None:
+    # \frac{\partial A - B}{\partial x}: ∂(A − B)/∂x, as the fraction's top is read
+    text = "Let $p_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}}$.\n\n" f"$${claim}$$\n"
+    assert _claims(text) == [status]
+
+
+# -- batch 28 and worked vectors in parentheses ---------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [("p_k - [k=y]", "holds"), ("p_k + [k=y]", "fails"),
+                                        ("p_k - \\mathbb{1}\\{y = k\\}", "holds")])
+def test_an_indicator_of_the_labels_class(rhs: str, status: str) -> None:
+    # [k = y], y the class the label names (as in p_y): the one-hot label's entry k
+    text = ("Let $p_k = \\frac{e^{z_k}}{\\sum_i e^{z_i}}$ and, for the correct class $y$, "
+            "$$L = -\\log p_y$$\n\n"
+            f"$$\\frac{{\\partial L}}{{\\partial z_k}} = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("(0.40, 0.25, 0.15)/0.80 = (0.500, 0.3125, 0.1875)", "holds"),
+    ("(0.40, 0.25, 0.15)/0.80 = (0.500, 0.3125, 0.3)", "fails"),
+    ("0.5\\cdot(1,2) + 0.5\\cdot(3,4) = (2.0, 3.0)", "holds"),
+    ("0.5\\cdot(1,2) + 0.5\\cdot(3,4) = (2.0, 3.5)", "fails"),
+    ("(0.659-1,\\ 0.242-0) = (-0.341,\\ 0.242)", "holds"),
+])
+def test_a_worked_vector_in_parentheses(claim: str, status: str) -> None:
+    # a worked example's numbers in parentheses: a vector, entry by entry
+    assert _claims(f"$${claim}$$\n") == [status]
+
+
+def test_a_tuple_of_letters_is_still_a_list() -> None:
+    r = verify_text("$$(a, b) = (b, a)$$\n", "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["not-read"]
+
+
+@pytest.mark.parametrize("words,status", [
+    ("由于softmax不像argmax这样只选择唯一的一个，也就是所谓的one-hot，因此得了soft的名字。",
+     "needs-undeclared"),
+    ("标签 $t$ 是 one-hot 向量。", "holds-given")])
+def test_one_hot_said_of_argmax_is_not_the_label(words: str, status: str) -> None:
+    # "one-hot" in a sentence about argmax's output says nothing of the label t
+    text = (f"{words}\n\n$$-t_i + y_i \\sum_{{j=1}}^C t_j = y_i - t_i$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-y_iy_j", "holds"), ("y_iy_j", "fails")])
+def test_a_sum_over_a_letter_that_is_no_usual_index(rhs: str, status: str) -> None:
+    # Σ_{t=1}^k e^{o_t}: t runs over the sum (never the label's letter)
+    text = ("Let $y_j = \\frac{e^{o_j}}{\\sum_{t=1}^k e^{o_t}}$.\n\n当$i\\not= j$时：\n\n"
+            f"$$\\frac{{-e^{{o_i}}e^{{o_j}}}}{{(\\sum_{{t=1}}^k e^{{o_t}})^2}} = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+# -- batch 29 and whole-vector gradients ------------------------------------------------------
+
+_GRADIENT = ("$$p_i = \\frac{{e^{{z_i}}}}{{\\sum_j e^{{z_j}}}}$$\n\n"
+             "and $L = -\\sum_i y_i \\log p_i$ with a one-hot $y$.\n\n$${claim}$$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\frac{\\partial L}{\\partial z} = p - y", "holds-given"),
+    ("\\frac{\\partial L}{\\partial z} = y - p", "fails"),
+    ("\\frac{\\partial L}{\\partial \\mathbf{z}} = \\mathbf{p} - \\mathbf{y}", "holds-given"),
+    ("\\nabla_z L = p - y", "holds-given"),
+    ("\\nabla_z L = p", "not-checked"),
+])
+def test_the_gradient_by_the_whole_scores(claim: str, status: str) -> None:
+    # ∂L/∂z = p − y: both sides whole vectors, compared at a general entry
+    assert _claims(_GRADIENT.format(claim=claim)) == [status]
+
+
+def test_a_calculus_rule_in_a_variable_of_its_own_is_no_gradient() -> None:
+    # d ln(x)/dx = 1/x beside a softmax note: x is the rule's variable, not the scores
+    text = _GRADIENT.format(claim="\\frac{d \\ln(x)}{d x} = \\frac{1}{x}")
+    assert _claims(text) == ["holds"]
+
+
+@pytest.mark.parametrize("words,status", [("对 $z_i$ 求导，有两种情况。", "not-checked"),
+                                          ("对 $z_i$ 求导。", "fails")])
+def test_the_second_of_two_cases_the_note_counts(words: str, status: str) -> None:
+    # "有两种情况" then ∂a_i/∂z_i = …, ∂a_k/∂z_i = −a_k a_i: true for k ≠ i, which the words
+    # count without naming — not judged, never "fails"
+    text = ("$$a_k=\\frac{e^{z_k}}{\\sum_j e^{z_j}}$$\n\n" f"{words}\n\n"
+            "$$\\frac{\\partial a_i}{\\partial z_i} = a_i(1-a_i)$$\n\n"
+            "$$\\frac{\\partial a_k}{\\partial z_i} = -a_k a_i$$\n")
+    assert _claims(text) == ["holds", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("2.0", "holds"), ("1.0", "fails")])
+def test_the_max_of_numbers(rhs: str, status: str) -> None:
+    assert _claims(f"$$c = \\max(2.0, 1.0, -1.0) = {rhs}$$\n") == [status]
+
+
+@pytest.mark.parametrize("fence", ["```proof", "```lemma[Variance]", "```{prf:proof}"])
+@pytest.mark.parametrize("last,status", [("d_k", "holds-given"), ("2d_k", "fails")])
+def test_a_theorem_fence_holds_markdown(fence: str, last: str, status: str) -> None:
+    # a site's theorem box written as a fence: its $$ … $$ are the note's displays
+    text = ("Let $q, k$ have independent components of mean 0 and variance 1.\n\n"
+            f"{fence}\n$$\\mathrm{{Var}}(q \\cdot k) = {last}$$\n```\n")
+    assert _claims(text) == [status]
+
+
+def test_a_code_fence_stays_code() -> None:
+    r = verify_text("```python\n# $$a = b$$\nx = 1\n```\n", "n.md", numeric=False)
+    assert not [s for s in r.steps if s.kind == "claim"]
+
+
+@pytest.mark.parametrize("last,status", [("d_k \\sigma^4", "holds-given"), ("d_k \\sigma^2", "fails")])
+def test_a_step_in_sigma_takes_the_variance_sigma_squared(last: str, status: str) -> None:
+    # the paper's "variance 1" quoted, then the note's own lemma with variance σ²
+    text = ("The paper assumes the components are independent with mean 0 and variance 1.\n\n"
+            "Let $q, k$ have independent entries with mean $0$ and variance $\\sigma^2$. Then\n\n"
+            f"$$\\operatorname{{Var}}(q \\cdot k) = {last}$$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_parameter_the_scores_are_differentiated_by() -> None:
+    # ∂z_i/∂w_i: w is the scores' weight, never another name for the scores (read so, the
+    # true ∂z_i/∂w_i = x_i failed as ∂z_i/∂z_i = 1 ≠ x_i)
+    text = ("$$z_i = w_i x_i + b_i$$\n\n$$s_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            "$$\\frac{\\partial z_i}{\\partial w_i} = x_i$$\n")
+    assert "fails" not in _claims(text)
+
+
+# -- batch 30 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("label,status", [("y = (y_1,...,y_K) = (0,...,1,...0)", "holds-given"),
+                                          ("y = (y_1,...,y_K)", "needs-undeclared")])
+def test_a_general_one_hot_label_written_with_dots(label: str, status: str) -> None:
+    # (0, …, 1, …, 0): the label is one-hot (its entries sum to one), at no class in particular
+    text = (f"$${label}$$\n\n$$\\hat{{y}}_i = \\frac{{e^{{z_i}}}}{{\\sum_k e^{{z_k}}}}$$\n\n"
+            "$$L = -\\sum_k y_k \\log \\hat{y}_k$$\n\n"
+            "$$\\hat{y_i}(\\sum^{K}_{k=1}y_k)-y_i = \\hat{y_i}-y_i$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("words,kind", [
+    ("\\text{Variance of Unscaled Dot Product} = \\text{Head Dimension } d_k", "definition")])
+def test_a_formula_in_words_continues_no_chain(words: str, kind: str) -> None:
+    # a long phrase as the left side names a quantity: never "1 = d_k" glued to the display
+    # before it
+    text = ("$$\\frac{1}{d_k} \\cdot d_k = 1$$\n\n" f"$${words}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps][-1:] == [kind]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{d_k}{d_k}", "not-read")])
+def test_words_as_a_whole_operand_are_not_read(rhs: str, status: str) -> None:
+    # \frac{\text{Variance of Raw Dot Product}}{(\sqrt{d_k})^2}: prose set as an operand
+    text = f"$$\\frac{{\\text{{Variance of Raw Dot Product}}}}{{(\\sqrt{{d_k}})^2}} = {rhs}$$\n"
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\mathrm{diag}(p) - p\\,p^\\top", "holds"),
+                                        ("\\mathrm{diag}(p) + p\\,p^\\top", "fails")])
+def test_a_shape_said_beside_the_formula(rhs: str, status: str) -> None:
+    # J = diag(p) − ppᵀ \qquad (N \times N): the shape in parentheses is no part of it
+    text = _JACOBIAN.format(words="The Jacobian $J$ of the softmax:",
+                            claim=f"J = {rhs} \\qquad (N \\times N)")
+    assert _claims(text) == [status]
+
+
+# -- batch 31 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("words,status", [
+    ("我们给定的结果$y_i$最终只有一个类别是1,其他是0，因此梯度等于：", "holds-given"),
+    ("因此梯度等于：", "needs-undeclared")])
+def test_only_one_class_is_one_the_others_zero(words: str, status: str) -> None:
+    text = ("$$a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n$$C = -\\sum_i y_i \\ln a_i$$\n\n"
+            f"{words}\n\n$$\\frac{{\\partial C}}{{\\partial z_i}} = a_i - y_i$$\n")
+    assert _claims(text) == [status]
+
+
+# -- batch 32 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("claim,status", [
+    ("(4 \\times 64) \\times (64 \\times 4) = (4 \\times 4)", "not-checked"),
+    ("(4 \\times 64) \\times (4 \\times 64) = (4 \\times 4)", "fails")])
+def test_matrix_shapes_multiplied_are_not_arithmetic(claim: str, status: str) -> None:
+    # inner sizes that meet: shape bookkeeping; that do not: a product of numbers, and false
+    assert _claims(f"$${claim}$$\n") == [status]
+
+
+def test_words_that_take_an_operand_are_prose() -> None:
+    # \text{Standard Deviation of } S = √d_k: never read as S = √d_k
+    r = verify_text("$$\\text{Standard Deviation of } S = \\sqrt{d_k}$$\n", "n.md",
+                    numeric=False)
+    assert [(s.kind, s.status.value) for s in r.steps] == [("claim", "not-read")]

@@ -154,7 +154,7 @@ def test_a_function_the_checker_does_not_know_is_one_name() -> None:
         (r"E(q)", "random vector"),
         (r"k^\top", "random vector"),
         (r"\delta_{abc}", "two indices"),
-        (r"\mathbf{y} - \mathbf{t}", "vector"),
+        (r"\mathbf{y} - 1", "vector"),
         (r"x_1 + \cdots", "needs its last term"),
         (r"x_1 + \cdots + z", "no index runs"),
         (r"\sum y_i t_j", "cannot tell which index"),
@@ -177,6 +177,14 @@ def test_a_function_the_checker_does_not_know_is_one_name() -> None:
 def test_bad_expressions_are_named(tex: str, match: str) -> None:
     with pytest.raises(ParseProblem, match=match):
         P.expression(tex)
+
+
+def test_a_difference_of_whole_vectors_is_read_entry_by_entry() -> None:
+    # 𝐲 − 𝐭 as a side of '=': softmax's vectors, compared entry by entry (never y·1 − t·1)
+    got = P.expression(r"\mathbf{y} - \mathbf{t}")
+    assert type(got).__name__ == "EntryVector"
+    i = index_symbol("i")
+    assert got.entry(i) == IndexedBase("y")[i] - IndexedBase("t")[i]
 
 
 def test_sympy_refusing_an_object_becomes_a_located_problem(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -383,9 +383,50 @@ def _not_a_note(text: str) -> Problem | None:
                        "(split the file)")
 
 
+#: A fence a site renders as a theorem box or an admonition, its content Markdown with math:
+#: ```lemma[Title], ```proof, ```{prf:theorem}, ```{note}, ```admonition.
+_THEOREM_FENCE = re.compile(
+    r"^(?P<indent>[ \t]{0,3})(?P<fence>`{3,}|~{3,})[ \t]*\{?(?:prf:)?(?P<word>lemma|theorem|proof|"
+    r"proposition|corollary|remark|definition|example|exercise|solution|claim|observation|"
+    r"note|tip|hint|info|important|warning|caution|attention|danger|seealso|admonition)\b"
+    r"[^\n`]*$", re.IGNORECASE | re.MULTILINE)
+
+
+def _theorem_fences(text: str) -> str:
+    r"""The fence lines of theorem and admonition fences (```lemma[…] … ```) blanked, offsets
+    kept: their content is the note's Markdown — its $$ … $$ displays are read — where
+    a fence of code (```python) stays code.
+
+    >>> _theorem_fences("```proof\n$$a = b$$\n```\n").replace(" ", ".")
+    '........\n$$a.=.b$$\n...\n'
+    """
+    if "```" not in text and "~~~" not in text:
+        return text
+    spans: list[tuple[int, int]] = []
+    after = 0  # fences are found left to right, each closed before the next opens
+    for m in _THEOREM_FENCE.finditer(text):
+        if m.start() < after:
+            continue
+        mark = m.group("fence")
+        close = re.compile(rf"^[ \t]{{0,3}}{re.escape(mark[0])}{{{len(mark)},}}[ \t]*$",
+                           re.MULTILINE).search(text, m.end())
+        if close is None:
+            break
+        after = close.end()
+        if "$" in text[m.end():close.start()]:
+            spans += [(m.start(), m.end()), (close.start(), close.end())]
+    if not spans:
+        return text
+    parts, at = [], 0  # one pass: the text rebuilt once, however many fences
+    for a, b in spans:
+        parts += [text[at:a], " " * (b - a)]
+        at = b
+    return "".join(parts + [text[at:]])
+
+
 def _scan_markdown(source: Source) -> list[Event]:
     # anchors are searched in the prepared text: same offsets, same delimiters as the tokens
-    text = _mathjax_delimiters(_containers(source.text))
+    text = _theorem_fences(_mathjax_delimiters(_containers(source.text)))
     too_many = _not_a_note(text)
     if too_many is not None:
         return [too_many]
@@ -482,6 +523,9 @@ def _prose_in_code(content: str) -> bool:
 
 #: What may follow a display on its line: closing $$, punctuation, spaces.
 _AFTER_DISPLAY = re.compile(r"[\s$.,，。:：;；!！?？)）]*")
+#: What follows a $$…$$ said after a colon when it is the sentence's display: the next
+#: sentence, or the reason for it ("…we get: $$Var(α) = d_k,$$ since $$…$$").
+_NEW_SENTENCE = re.compile(r"[\s.,;]*(?:$|[A-Z]|(?:since|because|where|as)\b)")
 
 
 def _opens_its_line(content: str) -> bool:
@@ -508,6 +552,8 @@ def _own_line(raw: str, lo: int, hi: int, newlines: Sequence[int] | None = None,
     (True, False)
     >>> _own_line("gives: $$a=b$$", 9, 12), _own_line("则$$y=1$$,有$$y_j=0$$。", 12, 17, before=7)
     (True, False)
+    >>> _own_line("$$x$$ is: $$a=b$$ We know", 12, 15, before=5)
+    True
     """
     if newlines is None:
         newlines = [m.start() for m in re.finditer("\n", raw)]
@@ -515,6 +561,9 @@ def _own_line(raw: str, lo: int, hi: int, newlines: Sequence[int] | None = None,
     start = newlines[k - 1] + 1 if k else 0
     end = newlines[bisect.bisect_left(newlines, hi)] if bisect.bisect_left(
         newlines, hi) < len(newlines) else len(raw)
+    if raw[start:max(start, lo - 2)].rstrip().endswith(":") and \
+            _NEW_SENTENCE.match(raw, min(hi + 2, end), end):
+        return True  # "…the attention score is: $$α = Σ_n q_n k_n$$ We know that …" (Math.SE)
     if before > start:
         return False
     m = _AFTER_DISPLAY.match(raw, hi, end)
@@ -626,8 +675,13 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
             if at >= 0:
                 out.append(Problem(where.offset(at),
                                    "display math opened by '$$' is never closed; expected '$$'"))
+    if not heading and "{%" in raw or "{{<" in raw:
+        out = sorted(out + _shortcodes(raw, where), key=lambda e: e.start)
     if not heading and "\\begin" in raw:
-        out = sorted(out + _bare_environments(raw, where), key=lambda e: e.start)
+        taken = [(m.start, m.start + len(m.text)) for m in out if isinstance(m, Math)]
+        out = sorted(out + [m for m in _bare_environments(raw, where)
+                            if not any(a <= m.start < b for a, b in taken)],
+                     key=lambda e: e.start)
     if heading:  # "### 1\. Softmax": Markdown's escapes go (math keeps its backslashes)
         from markdown_it.common.utils import unescapeAll
 
@@ -639,8 +693,36 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
     return out
 
 
-_BARE_ENV = re.compile(r"\\begin\s*\{(?P<env>(?:equation|align|gather|multline|eqnarray|flalign)"
-                       r"\*?)\}")
+#: Static-site shortcodes for display math: Zola's {% katex(block=true) %} … {% end %},
+#: Hugo's {{< katex display >}} … {{< /katex >}} (and {{< math >}}): opener, its closer.
+_SHORTCODE_OPEN = re.compile(r"\{%\s*katex\s*\(\s*block\s*=\s*true\s*\)\s*%\}|"
+                             r"\{\{<\s*(?P<name>katex|math)\s+display\s*>\}\}")
+_SHORTCODE_CLOSE = {None: re.compile(r"\{%\s*end\s*%\}"),
+                    "katex": re.compile(r"\{\{<\s*/katex\s*>\}\}"),
+                    "math": re.compile(r"\{\{<\s*/math\s*>\}\}")}
+
+
+def _shortcodes(raw: str, where: _Anchored) -> list[Event]:
+    r"""Display math written in a static-site shortcode inside a paragraph (Markdown leaves its
+    text as written).  Each opener is closed by the next closer (one pass: an opener never
+    closed ends the search, so unclosed openers cost no rescans)."""
+    out: list[Event] = []
+    at = 0
+    while True:
+        m = _SHORTCODE_OPEN.search(raw, at)
+        if m is None:
+            return out
+        end = _SHORTCODE_CLOSE[m.group("name")].search(raw, m.end())
+        if end is None:
+            return out
+        body = raw[m.end():end.start()]
+        out.append(Math(where.offset(m.end()), body, _sub_anchors(where, m.end(), body),
+                        display=True))
+        at = end.end()
+
+
+_BARE_ENV = re.compile(r"\\begin\s*\{(?P<env>(?:equation|align|gather|multline|eqnarray|flalign|"
+                       r"split)\*?)\}")
 
 
 def _bare_environments(raw: str, where: _Anchored) -> list[Event]:
@@ -659,6 +741,11 @@ def _bare_environments(raw: str, where: _Anchored) -> list[Event]:
         if dollars % 2 or (k >= 0 and raw[k] == "$") or m.start() < taken:
             continue  # inside $…$ or right after $$: dollarmath's already
         end = raw.find(f"\\end{{{m.group('env')}}}", m.end())
+        if end < 0 and "$" not in raw[m.start():]:
+            # a page stored cut off ("… = y_i - t_i \end{spli"): its rows are not guessed at
+            out.append(Problem(where.offset(m.start()), f"\\begin{{{m.group('env')}}} is never "
+                               f"closed; expected \\end{{{m.group('env')}}}"))
+            break
         if end < 0 or "$" in raw[m.start():end]:
             continue
         stop = end + len(m.group("env")) + 6

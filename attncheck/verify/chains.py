@@ -51,12 +51,14 @@ from sympy import (
     sqrt,
 )
 from sympy.core.function import AppliedUndef
+from sympy.simplify.radsimp import fraction
 
 from attncheck.verify.blocks import Math
 from attncheck.verify.lexer import BOLD, LexError, Tok, tokenize
 from attncheck.verify.parse import (
     LIKELIHOOD,
     LOSS,
+    EntryMatrix,
     JacobianOf,
     Notation,
     ParseProblem,
@@ -475,6 +477,29 @@ _WHAT_IS_DIFFERENTIATED = re.compile(
     re.IGNORECASE)
 
 
+#: Words that make the display after them a requirement, not a claim: "we want to find
+#: some factor $c$ … so that …:", "我们希望 … 使得：".
+_GOAL = re.compile(r"\b(?:we|I) (?:want|need|require|wish|would like|'d like)\b|\bthe goal\b|"
+                   r"\bour goal\b|我们希望|我们想要|我们要求|目标是|希望找到", re.IGNORECASE)
+
+
+#: "we want to show that …": what follows is claimed (and then derived), not required.
+_TO_SHOW = re.compile(r"\b(?:want|need|wish|like) to (?:show|prove|verify|check|see|compute|derive|"
+                      r"calculate|find out|confirm)\b|证明|验证|说明|计算", re.IGNORECASE)
+
+
+#: The requirement a goal states ("… so that the variance is one").
+_SO_THAT = re.compile(r"\b(?:so that|such that|in order that)\b|使得|使其|满足", re.IGNORECASE)
+
+
+def _states_a_goal(lead: str) -> bool:
+    """The last sentence before a display says what is wanted (a requirement to solve)."""
+    sentences = [c for c in re.split(r"(?<=[。.;；!?！？])\s+", lead.strip()) if c.strip()]
+    last = sentences[-1] if sentences else ""
+    return _GOAL.search(last) is not None and _SO_THAT.search(last) is not None and \
+        _TO_SHOW.search(last) is None
+
+
 def _defines_next(lead: str) -> bool:
     """The words before a display say it defines ("令", "let", "where", "we define"): in the
     last clause, and not already spent on an inline equation after them ("令 $p_i = …$。"
@@ -487,6 +512,39 @@ def _defines_next(lead: str) -> bool:
         if found and not re.search(r"\$[^$]*=[^$]*\$", last[found[-1].end():]):
             return True
     return False
+
+
+def _shifted_softmax(lv: Any, rv: Any) -> bool:
+    r"""``y_i = e^{x_i − c}/Σ_j e^{x_j − c}`` (c = max x, x̄, m): the note's softmax output
+    written with its scores shifted for stability — a claim (shift invariance), not a new
+    definition of y, whose shift may be wrong (e^{x_i − c}/Σ_j e^{x_j} then fails).
+    A temperature (e^{x_i/T}) is not a shift: such a softmax stays the note's definition.
+
+    >>> from sympy import IndexedBase, Symbol, Sum, exp
+    >>> from attncheck.verify.parse import index_symbol
+    >>> x, y, c = IndexedBase("x"), IndexedBase("y"), Symbol("c")
+    >>> i, j, n = index_symbol("i"), index_symbol("j"), Symbol("n")
+    >>> _shifted_softmax(y[i], exp(x[i] - c) / Sum(exp(x[j] - c), (j, 1, n)))
+    True
+    >>> _shifted_softmax(y[i], exp(x[i] / c) / Sum(exp(x[j] / c), (j, 1, n)))
+    False
+    """
+    if not (isinstance(lv, Indexed) and str(lv.base.label) == "y" and len(lv.indices) == 1
+            and isinstance(rv, Expr)):
+        return False
+    num, den = fraction(rv, exact=True)  # exact: e^{x_i − c} stays whole, not e^{x_i}/e^c
+    if not (isinstance(num, exp) and isinstance(den, Sum) and isinstance(den.function, exp)):
+        return False
+    j = den.limits[0][0]
+    x = IndexedBase("x")
+    shifts = (num.args[0] - x[lv.indices[0]], den.function.args[0] - x[j])
+    atoms = {t.as_coeff_Mul()[1] for s in shifts for t in Add.make_args(s) if s != 0}
+    if not atoms or any(isinstance(a, Indexed) and a.base == x and a.indices[0].is_integer
+                        or not isinstance(a, (Symbol, AppliedUndef, Indexed))
+                        or a.has(lv.indices[0], j) for a in atoms):
+        return False
+    plain = rv.xreplace({a: S.Zero for a in atoms})
+    return plain == exp(x[lv.indices[0]]) / den.func(exp(x[j]), *den.limits)
 
 
 def _call_form(toks: Sequence[Tok]) -> str | None:
@@ -597,7 +655,9 @@ class _Builder:
             self.close()
             self.last = None if hidden else self.last_shown
         self.hidden = hidden
-        self.context = lead_words
+        if lead_words.strip() or hidden:
+            # displays with no words between them are in the words before the first
+            self.context = lead_words
         if len(rows) >= 2 and _is_case_row(rows[0]):
             # $$ if\ s = i, \\ = … $$, `i = j 时：\\ ∂p_i/∂z_j &= …`: the case the rows
             # below are in, said inside the math
@@ -978,6 +1038,11 @@ class _Builder:
             # "且已知 Σ_j y_j = 1，所以 …", "\text{since } a = b": given, not claimed
             return "assumption"
         defining = _defines_next(lead)
+        if n == 0 and not self.current and not after_implies and left.block.display and \
+                len(row.relations) == 1 and _states_a_goal(lead):
+            # "we want to find some factor $c$ … so that: $$Var(q kᵀ c) = 1$$": the equation
+            # the note sets out to solve, not a claim that it holds
+            return "condition"
         if self.hidden and n == 0 and not self.current and isinstance(lv, Indexed) and \
                 all(a.is_Integer for a in lv.indices) and isinstance(rv, Expr) and rv.is_number:
             return "definition"  # "$Y_{11} = 1, A_{13} = -1$": the values of a worked example
@@ -999,6 +1064,8 @@ class _Builder:
         if n == 0 and not self.current and isinstance(lv, Symbol) and not lv.is_integer and \
                 isinstance(rv, Expr) and rv != lv and rv.has(lv) and len(row.relations) == 1:
             return "definition"  # S = S/√d_k: step 2 of an algorithm rescales S (an update)
+        if n == 0 and not self.current and _shifted_softmax(lv, rv):
+            return "claim"  # ŷ_j = exp(o_j − ō)/Σ_k exp(o_k − ō): softmax, shifted for stability
         if n == 0 and not self.current and lv is not None and _is_name(lv):
             # a random component (q_i) is the model's, not a new name: only said words define it
             # (a name used before but never given a value — ŷ_i in the loss, then
@@ -1014,8 +1081,11 @@ class _Builder:
                 self.notation.rename.get(left.toks[0].value) in self.notation.families and \
                 lists_components(right.toks, self.notation.rename[left.toks[0].value]):
             return "definition"  # Q = (q_1, …, q_{d_k}): the note's name for the vector q
-        if n == 0 and not self.current and lv is not None and _is_name(lv) and right.problem:
-            return "definition"  # Attention(Q, K, V) = softmax(QKᵀ/√d_k)V: a name for it
+        if n == 0 and not self.current and lv is not None and _is_name(lv) and (
+                right.problem or isinstance(rv, EntryMatrix)):
+            # Attention(Q, K, V) = softmax(QKᵀ/√d_k)V, M = diag(p) − ppᵀ: a name for it (a
+            # J the note calls softmax's Jacobian is read as ∂p/∂z, not as a name)
+            return "definition"
         called = _call_form(left.toks) if n == 0 and not self.current else None
         if called is not None and isinstance(lv, Expr) and \
                 std_of_random(substitute(lv, self.aliases), self.notation.model()) != \
@@ -1102,9 +1172,12 @@ def _is_case_row(row: Row) -> bool:
 def is_condition_block(block: Math) -> bool:
     """A display that only states an index relation (当 $$k=j$$ 时): part of the prose."""
     rows, _ = rows_of(block)
-    return len(rows) == 1 and len(rows[0].relations) == 1 and rows[0].pieces[0] is not None \
-        and rows[0].pieces[1] is not None and is_index_condition(
-            rows[0].pieces[0].toks + (rows[0].relations[0],) + rows[0].pieces[1].toks)
+    if not (len(rows) == 1 and len(rows[0].relations) == 1 and rows[0].pieces[0] is not None
+            and rows[0].pieces[1] is not None):
+        return False
+    toks = rows[0].pieces[0].toks + (rows[0].relations[0],) + rows[0].pieces[1].toks
+    # i \neq{j}: braces around an index say nothing
+    return is_index_condition(tuple(t for t in toks if t.kind not in ("LBRACE", "RBRACE")))
 
 
 def _condition_value(piece: Piece, parser: Parser) -> Any:
@@ -1116,6 +1189,11 @@ def _condition_value(piece: Piece, parser: Parser) -> Any:
     if len(rels) != 1:
         return None
     k = rels[0]
+    written = list(piece.toks)
+    at = next(n for n, t in enumerate(written) if t.kind == "REL")
+    if any(t.kind == "COMMA" for t in written[at + 1:]) and \
+            any(t.kind == "NUMBER" for t in written[at + 1:]):
+        return None  # ∀ i = 1, 2, 3: a list of the values i takes, not one case
 
     def side(part: list[Tok]) -> Any:
         if len(part) == 1 and part[0].kind == "LETTER":  # an index, even if k is a family

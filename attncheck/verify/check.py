@@ -89,7 +89,13 @@ from attncheck.verify.evidence import (
     written_length,
 )
 from attncheck.verify.files import Format, Source, decode, guess_format, read_source
-from attncheck.verify.notation import prose_aliases, prose_constants, survey
+from attncheck.verify.notation import (
+    linear_layer,
+    prose_aliases,
+    prose_constants,
+    prose_jacobian,
+    survey,
+)
 from attncheck.verify.parse import (
     DOTS,
     LENGTH,
@@ -277,9 +283,11 @@ def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
                        if isinstance(s, Symbol) and s.name in vectors and not s.is_integer
                        and s not in labels})
     families = {f.name for f in model.families}
+    # the note's linear layer (notation.linear_layer): its weights, input and bias are read
+    layer = {"W", "h", "bias"} & set(notation.rename.values()) if notation is not None else set()
     out = sorted({str(x.base.label) + "_" + ",".join(map(str, x.indices))
                   for x in both.atoms(Indexed)
-                  if str(x.base.label) not in families | set(SOFTMAX_BASES)})
+                  if str(x.base.label) not in families | set(SOFTMAX_BASES) | layer})
     params = {str(p) for p in model.parameters()} | ({notation.spread} if notation else set())
     if both.has(Piecewise):  # Σ_j e^{jz} summed as a geometric series: not the note's meaning
         out.append("a sum SymPy could only split into cases")
@@ -349,7 +357,37 @@ _APART = re.compile(r"\bnot\b|\bother\b|\banother\b|\bdifferent\b|\\neq?\b|≠|�
                     re.IGNORECASE)
 
 
-def _told_apart(lead: str, residual: Expr) -> tuple[Symbol, Symbol] | None:
+#: Words that say a derivative splits into two cases, without naming them.
+_TWO_CASES = re.compile(r"[两二2]\s*种\s*情[况形]|分\s*[两二]\s*种|\btwo\s+cases\b|\b2\s+cases\b",
+                        re.IGNORECASE)
+
+
+#: Words that join the cases again ("将两种情况进行统一", "combining both cases"): after them a
+#: step is about every case, and one that holds only apart fails.
+_UNIFIED = re.compile(r"统一|综上|合并|combin|together|in general|general form|summar",
+                      re.IGNORECASE)
+
+
+#: A matrix's shape written in parentheses: (m × n).
+_SHAPE = r"\(\s*(\w+)\s*(?:\\times|×|x)\s*(\w+)\s*\)"
+
+
+def _shapes_multiplied(lhs: str, rhs: str) -> bool:
+    r"""``(4 \times 64) \times (64 \times 4) = (4 \times 4)``: shapes whose inner sizes meet,
+    the product's shape on the right.
+
+    >>> _shapes_multiplied(r"(4 \times 64) \times (64 \times 4)", r"(4 \times 4)")
+    True
+    >>> _shapes_multiplied(r"(4 \times 64) \times (4 \times 64)", r"(4 \times 4)")
+    False
+    """
+    m = re.fullmatch(rf"\s*{_SHAPE}\s*(?:\\times|×|\\cdot)?\s*{_SHAPE}\s*", lhs)
+    r = re.fullmatch(rf"\s*{_SHAPE}\s*", rhs)
+    return m is not None and r is not None and m.group(2) == m.group(3) and \
+        (r.group(1), r.group(2)) == (m.group(1), m.group(4))
+
+
+def _told_apart(lead: str, residual: Expr, context: str = "") -> tuple[Symbol, Symbol] | None:
     """(a, b) when ``residual`` vanishes wherever a ≠ b (a multiple of δ_ab) and the last
     sentence before the step names both letters in math with words that set one apart."""
     deltas = [d for d in residual.atoms(KroneckerDelta) if all(isinstance(x, Symbol)
@@ -360,6 +398,10 @@ def _told_apart(lead: str, residual: Expr) -> tuple[Symbol, Symbol] | None:
     last = re.split(r"(?<=[.。;；!?！？])\s", lead.strip())[-1] if lead.strip() else ""
     named = {m.strip() for m in re.findall(r"\$+\s*([a-z])\s*\$+", last)}
     if {str(a), str(b)} <= named and _APART.search(re.sub(r"\$[^$]*\$", " ", last)):
+        return a, b
+    if _TWO_CASES.search(context[-300:]) and not _UNIFIED.search(context[-300:]):
+        # "对 $z_i$ 求导，有两种情况。" then ∂a_i/∂z_i = …, ∂a_k/∂z_i = −a_k a_i: the second
+        # case, which the note counts without naming it
         return a, b
     return None
 
@@ -755,6 +797,7 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
         # L = −Σ_{i=1}^{C} … with the note's C = 10 beside Σ_{k≠i}, whose limits it left
         # out: the open sum runs over the same ten classes
         lhs, rhs = lhs.xreplace({LENGTH: count}), rhs.xreplace({LENGTH: count})
+    lhs, rhs = through_layer(lhs), through_layer(rhs)
     free, touched = free_vectors(lhs, rhs)
     if touched or len(free) > 1:
         raise UnsupportedExpression(f"unknown vector {min(touched or free)} (use x, y, t)")
@@ -779,13 +822,47 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
                                    n=written_length(lhs, rhs), reason=reason, hypotheses=pool)
         if w.decided and not w.needs:
             v = w
-    if free and v.status is Status.FAILS:
+    if free and v.status is Status.FAILS and free != {"h"}:
+        # (the layer's input h is the note's: a claim that fails for some input fails)
         raise UnsupportedExpression(f"{name} — verify did not read what it is in this note, and "
                                     "the step does not hold for every value of it")
     if not v.decided:
         raise UnsupportedExpression(f"cannot decide whether {text(v.residual_given)} is 0")
     status, needs = _status_of(v.needs, frozenset(declared))
     return status, needs, v.residual_given
+
+
+def through_layer(e: Expr) -> Expr:
+    """∂f/∂W_{kd} → (∂f/∂x_k)·h_d and ∂f/∂bias_k → ∂f/∂x_k: the weights and the bias of the
+    note's linear layer (x_k = Σ_d W_{kd} h_d + bias_k, see notation.linear_layer) reach f
+    only through the scores — the chain rule, for an f written in x, y, t.
+
+    >>> from sympy import Derivative, IndexedBase, Symbol
+    >>> from attncheck.verify.parse import index_symbol
+    >>> k, d = index_symbol("k"), index_symbol("d")
+    >>> W, x, h = IndexedBase("W"), IndexedBase("x"), IndexedBase("h")
+    >>> through_layer(Derivative(Symbol("L"), W[k, d]))
+    Derivative(L, x[k])*h[d]
+    """
+    if not e.has(IndexedBase("W"), IndexedBase("bias")):
+        return e
+
+    def reach(d: Derivative) -> Expr:
+        (var, count), = d.variable_count
+        label = str(var.base.label) if isinstance(var, Indexed) else ""
+        if label not in ("W", "bias"):
+            return d
+        if count != 1 or d.expr.has(IndexedBase("W"), IndexedBase("bias")):
+            raise UnsupportedExpression(f"a derivative by {text(var)} of an expression with the "
+                                        "weights in it: only through the scores is checked")
+        through = Derivative(d.expr, IndexedBase("x")[var.indices[0]])
+        return through * IndexedBase("h")[var.indices[1]] if label == "W" else through
+
+    out = e.replace(lambda a: isinstance(a, Derivative), reach)
+    if out.has(IndexedBase("W"), IndexedBase("bias")):
+        raise UnsupportedExpression("the weights or the bias of the layer outside a derivative "
+                                    "by them: not checked")
+    return out
 
 
 def _lettered_terms(e: Expr) -> bool:
@@ -909,10 +986,11 @@ def _positions(entries: Sequence[Expr], size: int) -> list[Expr | None]:
     and …, size−1, size after it, as a reader takes ``y_1 & y_2 & ⋯ & y_n`` (None: the ⋯)."""
     if DOTS not in entries:
         return [Integer(k + 1) for k in range(len(entries))]
-    cut = list(entries).index(DOTS)
-    after = len(entries) - cut - 1
-    return [Integer(k + 1) if k < cut else None if k == cut else
-            Integer(size - (after - (k - cut)) + 1) for k in range(len(entries))]
+    first = list(entries).index(DOTS)
+    last = len(entries) - 1 - list(entries)[::-1].index(DOTS)
+    # between two ⋮ (1, ⋮, j, ⋮, n): a general row j, at no place a reader can number
+    return [Integer(k + 1) if k < first else None if k <= last else
+            Integer(size + 1 - (len(entries) - 1 - k)) for k in range(len(entries))]
 
 
 def _implicit_sum(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
@@ -1016,8 +1094,9 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
     for side in (lhs, rhs):
         if not isinstance(side, VectorLiteral) and side.has(VectorLiteral, JacobianOf,
                                                             EntryMatrix, EntryVector):
-            raise UnsupportedExpression("a written-out vector or matrix inside an expression: "
-                                        "vector and matrix algebra is not checked")
+            raise UnsupportedExpression("a vector or matrix (written out, or a Jacobian ∂p/∂z) "
+                                        "inside an expression: vector and matrix algebra is "
+                                        "not checked")
     if isinstance(lhs, VectorLiteral) or isinstance(rhs, VectorLiteral):
         if not (isinstance(lhs, VectorLiteral) and isinstance(rhs, VectorLiteral)) or \
                 len(lhs.args) != len(rhs.args):
@@ -1092,6 +1171,14 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
 def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                 declared: tuple[Hypothesis, ...], prev_cond: Any,
                 variable: Expr | None = None) -> StepResult:
+    variance = _variance(ctx.notation)
+    if variance != 1 and any(isinstance(v, Expr) and v.has(*variance.free_symbols)
+                             for v in (step.lhs.value, step.rhs.value)):
+        # Var(q·k) = d_k σ⁴ in a note that also quotes "mean 0 and variance 1": a step written
+        # in σ is about variance σ², the one its own sentence states
+        declared = tuple(VarianceIs(h.family, variance)
+                         if isinstance(h, VarianceIs) and h.value == 1 and not h.scalar else h
+                         for h in declared)
     dset = frozenset(declared)
     if step.kind in ("definition", "assumption", "condition"):
         status = {"definition": StepStatus.DEFINITION, "assumption": StepStatus.ASSUMPTION,
@@ -1199,6 +1286,9 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     if any(side.has(S.Infinity, S.NegativeInfinity, S.ComplexInfinity) for side in (lhs, rhs)):
         # M_ij = −∞ (a mask), e^{−∞} = 0: a limit said with ∞, which the engines do not take
         return refused("∞ stands for a limit here, which is not checked")
+    if _shapes_multiplied(step.lhs.source, step.rhs.source):
+        # (4 × 64) × (64 × 4) = (4 × 4): matrix shapes multiplied, not a product of numbers
+        return refused("matrix shapes, (m × n)(n × p) = (m × p): not arithmetic")
     samples = sorted(set(step.lhs.dropped) | set(step.rhs.dropped))
     if len(samples) >= 2:
         # y_k^{(i)} and y_k^{(j)} both read as y_k: what tells them apart was not kept, and
@@ -1295,7 +1385,7 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             said = _in_note_letters(", ".join(particular), model_notation(ctx))
             return refused(f"a definition written for particular entries ({said}) would be put "
                            "into a step about general ones")
-        apart = _told_apart(step.lead, residual)
+        apart = _told_apart(step.lead, residual, step.context)
         if apart:
             # "For not $i$ th item, denote by $z$ … ∂y_z/∂x_i = −y_z y_i": wrong only where the
             # two indices meet, which the words before it seem to rule out (not read as a case)
@@ -1532,6 +1622,9 @@ def _survey(source: Source, events: Sequence[Any], fmt: Format, settings: Settin
     # "$a_i^{[L]}$，即 $\hat y$": names the words give the softmax output
     texts = [e.text for e in events if isinstance(e, Prose)]
     found = prose_constants(texts, prose_aliases(texts, found))
+    # "### Softmax Jacobian" then $$J = diag(s) − s sᵀ$$: a heading names it as well as words
+    titles = [e.text for e in events if isinstance(e, Heading)]
+    found = linear_layer(rows, prose_jacobian(rows, texts + titles, found))
     return state.notation(found), state, notes
 
 
@@ -1582,7 +1675,8 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
                 add(f.hypothesis, source.location(e.offset(0)), f.phrase)
             # "* 各维度的 q_i, k_i 相互独立 / * 均值为 0 / * 方差为 1": items go on the subject
             context = bool(found) and isinstance(e, Prose)
-            m = _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", text)) or _one_hot_lists(text) \
+            m = _TARGET_WORDS.search(_NEARLY_ONE_HOT.sub("", _without_argmax(text))) \
+                or _one_hot_lists(text) \
                 or _label_sums_to_one(e.text, notation)
             if m:
                 add(_target_sums_to_one(), source.location(e.offset(0)), m.group(0))
@@ -1621,12 +1715,43 @@ _NEARLY_ONE_HOT = re.compile(r"(?:接近|近似|趋近|類似|类似|像|close t
                              re.IGNORECASE)
 #: What says the target is a probability vector: one-hot labels, a distribution.
 _TARGET_WORDS = re.compile(
-    r"one\s*-?\s*hot|独热|只有一个(?:元素|分量)?为\s*1|only one (?:non-?zero|element)|"
+    r"one\s*-?\s*hot|独热|只有一个(?:类别|元素|分量|位置)?(?:为|是|等于)\s*1|only one (?:non-?zero|element)|"
     r"exactly one (?:of )?[^.。]{0,30}(?:is|equals?|=)\s*(?:1|one)\b|only (?:1|one) class|"
     r"(?:is|equals?|=)\s*1 if and only if|\b0\s*/\s*1 (?:target|label)|"
-    r"(?:the )?(?:rest|others) (?:are|being) (?:0|zeros?)\b|有且(?:仅|只)有一个|其余(?:都|均)?为\s*0|"
+    r"(?:the )?(?:rest|others) (?:are|being) (?:0|zeros?)\b|有且(?:仅|只)有一个|"
+    r"其[余他](?:的)?(?:都|均)?(?:为|是)\s*0|"
     r"(?:label|target|标签)[^.。]{0,40}(?:probability distribution|概率分布|sums? to (?:one|1)|和为\s*1)|"
-    r"(?:probability distribution|概率分布)[^.。]{0,30}(?:label|target|标签)", re.IGNORECASE)
+    r"(?:probability distribution|概率分布)[^.。]{0,30}(?:label|target|标签)|"
+    # "$y_j$ is the true label (1 if class $j$ is correct)", "1 for the true class": a label
+    # that is 1 on one class (and so 0 on the others)
+    r"\b(?:1|one)\s+(?:if|when)\s+(?:the\s+)?(?:class|label|category)\s*\$?\s*[a-z]\w*\s*\$?\s+"
+    r"is\s+(?:the\s+)?(?:correct|true|right|target)\b|"
+    r"\b(?:1|one)\s+for\s+the\s+(?:correct|true|right|target)\s+(?:class|label|category)\b",
+    re.IGNORECASE)
+
+
+#: A sentence about argmax's output ("softmax 不像 argmax 这样只选择唯一的一个，也就是所谓的
+#: one-hot"): its "one-hot" says nothing of the label.
+_ARGMAX = re.compile(r"(?<![A-Za-z])arg\s*max(?![A-Za-z])", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.。;；!?！？\n]")
+
+
+def _without_argmax(text: str) -> str:
+    """text without its sentences about argmax (found by the word, then cut at the sentence's
+    ends: linear in the text, however long its sentences).
+
+    >>> _without_argmax("One. Softmax is not argmax, which is one-hot. Two.")
+    'One. Two.'
+    """
+    out, at = [], 0
+    for m in _ARGMAX.finditer(text):
+        if m.start() < at:
+            continue
+        start = max((e.end() for e in _SENTENCE_END.finditer(text, at, m.start())), default=at)
+        end = _SENTENCE_END.search(text, m.end())
+        out.append(text[at:start])
+        at = end.end() if end else len(text)
+    return "".join(out) + text[at:]
 
 
 #: "the sum of the probabilities $p_j$ is equal to 1", "$y_k$ 之和为 1": entries that sum to one.
@@ -1664,9 +1789,13 @@ _BIT_LIST = re.compile(r"\[\s*[01](?:\s*,\s*[01])+\s*\]")
 
 
 #: A letter set to a written-out vector of 0s and 1s: y = \begin{bmatrix} 0 \\ 1 \end{bmatrix}, y = [0,1,0].
-_LABEL_VALUE = re.compile(r"(?<![\\\w])([A-Za-z])\}?\s*=\s*(?:\\begin\{[bpv]?matrix\}([\s01&\\]+)"
+#: (y = (y_1, …, y_K) = (0, …, 1, …, 0): the entries written out first, then the value; the
+#: value's dots stand for zeros — a general one-hot vector, not one example's)
+_DOTS_01 = r"(?:[\s01,]|\.\.\.|…|\\[lc]?dots\b)"
+_LABEL_VALUE = re.compile(r"(?<![\\\w])([A-Za-z])\}?\s*=\s*(?:\([^()=$]{0,80}\)\s*=\s*)?"
+                          r"(?:\\begin\{[bpv]?matrix\}([\s01&\\]+)"
                           r"\\end\{[bpv]?matrix\}|(?:\\left)?\[([\s01,]+)(?:\\right)?\]|"
-                          r"(?:\\left)?\(([\s01,]+)(?:\\right)?\))")
+                          rf"(?:\\left)?\(({_DOTS_01}+)(?:\\right)?\))")
 
 
 def _one_hot_value(text: str, notation: Notation) -> re.Match[str] | None:
@@ -1686,7 +1815,8 @@ def _example_label(blocks: Sequence[Any], notation: Notation) -> int | None:
     single 1, else None."""
     for b in blocks:
         m = _one_hot_value(b.math.text, notation)
-        if m is not None:
+        if m is not None and not re.search(r"\.\.\.|…|dots", m.group(0)):
+            # ((0, …, 1, …, 0) is one-hot at no class in particular: no example's label)
             return re.findall(r"[01]", m.group(2) or m.group(3) or m.group(4) or "").index("1") + 1
     return None
 
@@ -1831,7 +1961,8 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
             # a display inside the paragraph ($$ in a list item): the words before it lead in,
             # unless that display is only a case (当$$k=j$$时)
             text = e.text
-            if "$$" in text and not re.search(r"\$\$\s*[a-z]\s*(=|\\neq?|≠)\s*[a-z]\s*\$\$", text):
+            if "$$" in text and not re.search(r"\$\$\s*[a-z]\s*(=|\\neq?|≠)\s*\{?[a-z]\}?\s*\$\$",
+                                              text):
                 text = text.split("$$", 1)[0]
             # the case a heading names goes on through its section's paragraphs (a
             # paragraph that names its own case, as its last, wins)

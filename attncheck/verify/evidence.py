@@ -217,9 +217,28 @@ def _softmax_value(e: Expr, xs: np.ndarray, ts: np.ndarray, idx: dict[Symbol, in
     if isinstance(e, Derivative):
         (var, count), = e.variable_count
         if count != 1 or not isinstance(var, Indexed) or \
-                str(var.base.label) not in ("x", "y", "t"):
+                str(var.base.label) not in ("x", "y", "t", "W", "bias"):
             raise ValueError(f"{e}: only first derivatives by a component x_j, y_j or t_j")
+        if str(var.base.label) in ("W", "bias"):
+            # the note's layer x_k = Σ_d W_kd h_d + bias_k (h: the free vector's values):
+            # W_kd moves the score x_k by h_d, bias_k by 1 — the complex step through it
+            m = int(_softmax_value(var.indices[0], xs, ts, idx, ys, gs).real) - 1
+            if not 0 <= m < len(xs):
+                raise ValueError(f"{var} is past the {len(xs)} entries of the softmax point")
+            rate = 1.0
+            if str(var.base.label) == "W":
+                if gs is None:
+                    raise ValueError(f"{e}: the layer's input has no values here")
+                d = int(_softmax_value(var.indices[1], xs, ts, idx, ys, gs).real) - 1
+                if not 0 <= d < len(gs):
+                    raise ValueError(f"{var} is past the {len(gs)} entries of the layer's input")
+                rate = float(gs[d])
+            moved = xs.astype(complex)
+            moved[m] += 1j * _H * rate
+            return complex(_softmax_value(e.expr, moved, ts, idx, gs=gs).imag / _H)
         m = int(_softmax_value(var.indices[-1], xs, ts, idx, ys, gs).real) - 1
+        if not 0 <= m < len(xs):
+            raise ValueError(f"{var} is past the {len(xs)} entries of the softmax point")
         moved = {"x": xs, "y": ys, "t": ts}[str(var.base.label)].astype(complex)
         moved[m] += 1j * _H
         if str(var.base.label) == "x":
@@ -319,7 +338,8 @@ def free_vectors(lhs: Expr, rhs: Expr) -> tuple[set[str], set[str]]:
     ({'grad'}, {'w'})
     """
     both = lhs - rhs
-    names = {str(a.base.label) for a in both.atoms(Indexed)} - set(SOFTMAX_BASES)
+    names = {str(a.base.label) for a in both.atoms(Indexed)} - set(SOFTMAX_BASES) - {
+        "W", "bias"}  # the layer's weights and bias move the scores (notation.linear_layer)
     moved = {str(a.base.label) for d in both.atoms(Derivative)
              for a in d.atoms(Indexed)}  # its expression or its variable
     return names - moved, names & moved
@@ -381,7 +401,11 @@ def softmax_evidence(step: StepResult, *, seed: int | np.random.SeedSequence) ->
         xs = np.abs(xs) + 0.5
     # a vector the note never defined was checked as free (holds for every value): any
     # values confirm it — drawn after x and t so that their draws stay as they were
-    gs = rng.normal(size=size) if free_vectors(step.lhs, step.rhs)[0] else None
+    # (and the input h of a layer whose weights a derivative moves: their rate, x_k by h_d)
+    layered = any(isinstance(v, Indexed) and str(v.base.label) == "W"
+                  for side in (step.lhs, step.rhs) for d in side.atoms(Derivative)
+                  for v, _ in d.variable_count)
+    gs = rng.normal(size=size) if free_vectors(step.lhs, step.rhs)[0] or layered else None
     from derivations.softmax import TARGET_SUMS_TO_ONE, OneHotTarget, i, j, k
 
     violated: tuple[str, ...] = ()
@@ -398,8 +422,16 @@ def softmax_evidence(step: StepResult, *, seed: int | np.random.SeedSequence) ->
     classes = [fixed.get(h.label, h.label) for h in step.used | step.declared
                if isinstance(h, OneHotTarget)]
     triples = [(a, b, c) for (a, b), c in zip(INDEX_PAIRS, INDEX_K) if max(a, b, c) <= size]
+    # index letters other than i, j, k (w_{il}, x_d): each its own value, moving with the rest
+    # (a derivative's variable W_{il} counts: SymPy calls its l bound where L's Σ_i is)
+    others = sorted({s for side in (step.lhs, step.rhs)
+                     for s in side.free_symbols | {u for a in side.atoms(Indexed)
+                                                   for u in a.free_symbols}
+                     if s.is_integer and isinstance(s, Symbol) and s not in (i, j, k)
+                     and s.name not in ("n",)}, key=str) if layered else []
     for a, b, c in triples or [(1, 1, 1)]:
         idx = {i: a, j: b, k: c}
+        idx.update({u: (a + b + c + m) % size + 1 for m, u in enumerate(others)})
         if classes:
             label = int(_softmax_value(classes[0], xs, ts, idx, gs=gs).real)
             if not 1 <= label <= size:

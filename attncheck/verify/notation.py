@@ -39,7 +39,8 @@ from attncheck.verify.lexer import BOLD, LexError, Tok, group_start, tokenize
 from attncheck.verify.parse import Notation, prepare
 from attncheck.verify.rows import Row, lists_components
 
-__all__ = ["LOSS_NAMES", "prose_aliases", "prose_constants", "survey"]
+__all__ = ["LOSS_NAMES", "linear_layer", "prose_aliases", "prose_constants", "prose_jacobian",
+           "survey"]
 
 #: Letters notes use for a loss.
 LOSS_NAMES = ("L", "calL", "J", "C", "ell", "H", "ℓ", "E", "Loss", "loss", "CE", "l")
@@ -239,6 +240,20 @@ def _only_differentiated(rows: Sequence[Sequence[Row]]) -> set[str]:
     return by - elsewhere
 
 
+def _scores_differentiated_by(rows: Sequence[Sequence[Row]], scores: str) -> set[str]:
+    """Letters the scores are differentiated by (∂z_i/∂w_i): the scores' own parameters,
+    never another name for the scores."""
+    out: set[str] = set()
+    for toks in _every_piece(rows):
+        marks = [n for n, t in enumerate(toks[:-1]) if t.kind == "PARTIAL"]
+        for a, b in pairwise(marks):
+            top = next((_letter(u) for u in toks[a + 1:a + 3] if _letter(u)), None)
+            by = next((_letter(u) for u in toks[b + 1:b + 3] if _letter(u)), None)
+            if top == scores and by is not None and by != scores:
+                out.add(by)
+    return out
+
+
 def _labels_of(definitions: Sequence[tuple[Row, list[Any]]], prediction: str) -> set[str]:
     """The letters the note's losses multiply log(prediction) by (y in −Σ y_i log ŷ_i)."""
     return {t for _, pieces in definitions for p in pieces[1:] if p is not None
@@ -368,7 +383,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         # p_j = e^{a_j}/Σ_k e^{a_k}, then ∂L/∂o_i with o written nowhere else: the scores,
         # under the name the derivative gives them
         for o in _only_differentiated(rows) - set(rename) - set(rename.values()) - {
-                output, logits, "x", "y", "t"} - as_indices:
+                output, logits, "x", "y", "t"} - as_indices - _scores_differentiated_by(
+                    rows, logits):
             rename[o] = "x"
     if logits and logits != "x" and logits not in as_indices:
         rename[logits] = "x"
@@ -510,6 +526,189 @@ def prose_aliases(texts: Sequence[str], notation: Notation) -> Notation:
     return replace(notation, rename=rename)
 
 
+#: Words that name a Jacobian matrix.
+_JACOBIAN_WORD = re.compile(r"jacobian|雅可比|雅克比", re.I)
+#: What a matrix of softmax's derivatives is written as: diag(·) or a matrix environment.
+_MATRIX_START = ("diag", "Diag")
+
+
+def _jacobian_key(toks: Sequence[Tok]) -> str | None:
+    r"""``J``, ``\mathbf{J}``, ``J_\sigma``, ``J_{\text{softmax}}``: the piece's name for a
+    Jacobian, as "J" or "J_<subscript>"; None for anything else."""
+    toks = [t for t in toks if t.kind != "QUAD"]
+    if not toks or toks[0].kind != "LETTER" or toks[0].value.replace(BOLD, "") != "J":
+        return None
+    rest = toks[1:]
+    if not rest:
+        return "J"
+    if rest[0].kind != "SUB":
+        return None
+    inner = rest[1:]
+    if len(inner) == 3 and inner[0].kind == "LBRACE" and inner[2].kind == "RBRACE":
+        inner = inner[1:2]
+    if len(inner) != 1 or inner[0].kind not in ("LETTER", "GREEK", "WORD"):
+        return None
+    return "J_" + inner[0].value.replace(BOLD, "")
+
+
+def _writes_a_matrix(toks: Sequence[Tok], outputs: set[str]) -> bool:
+    """diag(p) − p pᵀ, or a matrix environment with the output's entries in it."""
+    kinds = {(t.kind, t.value.replace(BOLD, "")) for t in toks}
+    letters = {v for k, v in kinds if k in ("LETTER", "GREEK")}
+    if not letters & outputs:
+        return False
+    return any(k == "WORD" and v in _MATRIX_START for k, v in kinds) or \
+        any(k == "BEGIN" and v.endswith("matrix") for k, v in kinds)
+
+
+def prose_jacobian(rows: Sequence[Sequence[Row]], texts: Sequence[str],
+                   notation: Notation) -> Notation:
+    r"""The name the note gives softmax's Jacobian: ``J_\sigma``, ``J_{\text{softmax}}`` (the
+    subscript says whose), or a bare ``J`` where its words speak of a Jacobian — each only
+    where a display sets it equal to diag(p) − p pᵀ or to a matrix of the output's entries
+    (``J = diag(p) − ppᵀ`` is then a claim about ∂p/∂z, not a new name).  A J that is the
+    note's loss, or that appears with other subscripts (J_f, J_g), is left alone."""
+    outputs = {k for k, v in notation.rename.items() if v == "y"} | (
+        {"y"} if "y" not in notation.rename and "y" in notation.indexed else set())
+    if not outputs or notation.rename.get("J") or "J" in notation.functions:
+        return notation
+    said = any(_JACOBIAN_WORD.search(t) for t in texts)
+    keys: set[str] = set()
+    others: set[str] = set()
+    for block in rows:
+        for row in block:
+            pieces = [p.toks if p is not None else () for p in row.pieces]
+            for a, b in pairwise(pieces):
+                key = _jacobian_key(a)
+                if key is None:
+                    continue
+                sub = key[2:]
+                whose = key == "J" and said or sub.lower() == "softmax" or sub in outputs
+                if whose and _writes_a_matrix(b, outputs):
+                    keys.add(key)
+            for piece in pieces:
+                key = _jacobian_key(piece) if piece else None
+                if key is not None:
+                    others.add(key)
+    if len(keys) != 1:
+        return notation
+    key = next(iter(keys))
+    if key == "J" and any(o.startswith("J_") and o[2:] not in outputs and
+                          o[2:].lower() != "softmax" for o in others):
+        return notation  # J_h = J_g J_f: the note's Jacobians are of other functions too
+    return replace(notation, jacobian=key)
+
+
+def _plain(toks: Sequence[Tok]) -> list[tuple[str, str]]:
+    """(kind, value) of the tokens, bold dropped and spacing gone: the shapes matched below."""
+    return [(t.kind, t.value.replace(BOLD, "")) for t in toks if t.kind not in ("QUAD", "SPACE")]
+
+
+def _index_pair(p: list[tuple[str, str]], at: int) -> tuple[str, str, int] | None:
+    """``_{kd}``, ``_{k,d}``, ``_{k d}`` at ``at`` (a SUB): the two index letters and the end."""
+    if at + 1 >= len(p) or p[at][0] != "SUB" or p[at + 1][0] != "LBRACE":
+        return None
+    inner = []
+    m = at + 2
+    while m < len(p) and p[m][0] != "RBRACE":
+        inner.append(p[m])
+        m += 1
+    letters = [v for k, v in inner if k == "LETTER"]
+    if len(letters) != 2 or any(k not in ("LETTER", "COMMA") for k, _ in inner):
+        return None
+    return letters[0], letters[1], m + 1
+
+
+def _one_index(p: list[tuple[str, str]], at: int) -> tuple[str, int] | None:
+    """``_d`` or ``_{d}`` at ``at``: the index letter and the end."""
+    if at + 1 < len(p) and p[at][0] == "SUB" and p[at + 1][0] == "LETTER":
+        return p[at + 1][1], at + 2
+    if at + 3 < len(p) and p[at][0] == "SUB" and p[at + 1][0] == "LBRACE" and \
+            p[at + 2][0] == "LETTER" and p[at + 3][0] == "RBRACE":
+        return p[at + 2][1], at + 4
+    return None
+
+
+def _bias(p: list[tuple[str, str]], at: int) -> str:
+    """``+ b_k``, ``+ b``, ``+ w_b`` after the weighted sum: the bias's letter ("" if none)."""
+    if at + 1 < len(p) and p[at][0] == "PLUS" and p[at + 1][0] == "LETTER" and \
+            p[at + 1][1] != "e":
+        return p[at + 1][1]
+    return ""
+
+
+def _layer_of(lhs: list[tuple[str, str]], rhs: list[tuple[str, str]]
+              ) -> tuple[str, str, str, str, bool] | None:
+    """(scores, weights, input, bias, input index first) when ``lhs = rhs`` defines a linear
+    layer: z_k = Σ_d w_{kd} x_d + b_k (w_{dk}: the input's index first), z_k = w_kᵀx + b_k,
+    z = Wx + b, z = Wᵀx."""
+    if not lhs or lhs[0][0] != "LETTER":
+        return None
+    scores = lhs[0][1]
+    out = _one_index(lhs, 1)
+    if out is not None and out[1] == len(lhs):
+        k = out[0]
+        for n in range(len(rhs) - 2):  # Σ_d w_{kd} x_d
+            if rhs[n][0] != "LETTER" or n + 1 >= len(rhs) or rhs[n + 1][0] != "SUB":
+                continue
+            pair = _index_pair(rhs, n + 1)
+            if pair is None or k not in pair[:2] or pair[0] == pair[1] or \
+                    not any(kind == "SUM" for kind, _ in rhs[:n]):
+                continue
+            a, b, end = pair
+            if end >= len(rhs) or rhs[end][0] != "LETTER":
+                continue
+            inner = _one_index(rhs, end + 1)
+            if inner is None or inner[0] != (b if a == k else a):
+                continue
+            return scores, rhs[n][1], rhs[end][1], _bias(rhs, inner[1]), a != k
+        if len(rhs) >= 5 and rhs[0][0] == "LETTER" and _one_index(rhs, 1) is not None:
+            row, end = _one_index(rhs, 1)  # type: ignore[misc]
+            if row == k and end + 1 < len(rhs) and rhs[end][0] in ("TRANSPOSE", "CDOT") and \
+                    rhs[end + 1][0] == "LETTER" and (end + 2 == len(rhs) or
+                                                     rhs[end + 2][0] == "PLUS"):
+                return scores, rhs[0][1], rhs[end + 1][1], _bias(rhs, end + 2), False
+        return None
+    if len(lhs) == 1 and len(rhs) >= 2 and rhs[0][0] == "LETTER" and rhs[0][1].isupper():
+        transposed = rhs[1][0] == "TRANSPOSE"
+        at = 2 if transposed else 1
+        if at < len(rhs) and rhs[at][0] == "LETTER" and rhs[at][1] != rhs[0][1] and \
+                (at + 1 == len(rhs) or rhs[at + 1][0] == "PLUS"):
+            return scores, rhs[0][1], rhs[at][1], _bias(rhs, at + 1), transposed
+    return None
+
+
+def linear_layer(rows: Sequence[Sequence[Row]], notation: Notation) -> Notation:
+    r"""The note's scores as a linear layer of an input — ``z_k = \sum_d w_{kd} x_d + b_k``,
+    ``z_k = w_k^T x + b_k``, ``z = Wx + b`` — where its scores are softmax's: the weights
+    read as W (W_{kd}: class k, input entry d), the input as h, the bias as "bias", so that
+    ∂L/∂w_{kd} and ∂L/∂b_k are derivatives through the scores (by the chain rule
+    ∂L/∂W_{kd} = (∂L/∂z_k) h_d).  Only letters that mean nothing else in the note."""
+    scores = {k for k, v in notation.rename.items() if v == "x"}
+    if not scores or "x" in notation.families:
+        return notation
+    taken = set(notation.rename) | set(notation.families) | set(notation.functions) | {
+        "e", "L", "t", "y"}
+    found: set[tuple[str, str, str, bool]] = set()
+    for block in rows:
+        for row in block:
+            if not row.relations or row.relations[0].value not in ("=", ":=") or \
+                    row.pieces[0] is None or len(row.pieces) < 2 or row.pieces[1] is None:
+                continue
+            got = _layer_of(_plain(row.pieces[0].toks), _plain(row.pieces[1].toks))
+            if got is not None and got[0] in scores:
+                found.add(got[1:])
+    if len(found) != 1:
+        return notation
+    weights, given, bias, in_first = next(iter(found))
+    bias = "" if bias == weights else bias  # z_i = Σ_j w_{ij} x_j + w_b: a weight of its own
+    if {weights, given, bias} & taken or len({weights, given, bias} - {""}) < 2 + bool(bias):
+        return notation
+    rename = dict(notation.rename)
+    rename.update({weights: "W", given: "h"} | ({bias: "bias"} if bias else {}))
+    return replace(notation, rename=rename, layer_in_first=in_first)
+
+
 #: A letter the words call a constant: "by a constant $c$", "$C$ is any constant", "常数 $C$".
 _CONSTANT = re.compile(
     r"(?:\bconstants?|常数|常量)(?:\s+(?:term|value|shift|offset))?\s*\$+\s*([A-Za-z])\s*\$+|"
@@ -641,8 +840,8 @@ def _index_letters(rows: Sequence[Sequence[Row]]) -> set[str]:
     out: set[str] = set()
     for toks in _every_piece(rows):
         for n, t in enumerate(toks[:-1]):
-            if t.kind != "SUB":
-                continue
+            if t.kind != "SUB" or (n and toks[n - 1].kind in ("NABLA", "PARTIAL")):
+                continue  # (∇_z L, ∂_z L: by the vector z, not an index)
             if toks[n + 1].kind == "LETTER":
                 out.add(toks[n + 1].value)
             elif toks[n + 1].kind == "LBRACE":

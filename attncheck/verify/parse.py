@@ -54,6 +54,8 @@ from sympy import (
     IndexedBase,
     Integer,
     KroneckerDelta,
+    Max,
+    Min,
     Mul,
     Pow,
     Rational,
@@ -300,6 +302,12 @@ class Notation:
     #: (a, z): the note's only derivative ∂a_i/∂z_j of letters no formula defines (softmax's
     #: Jacobian where its words say so)
     lone_jacobian: tuple[str, str] | None = None
+    #: the note's name for softmax's Jacobian ∂y/∂x: "J" or "J_<subscript>" (J_σ,
+    #: J_{softmax}), "" when it has none (see notation.prose_jacobian)
+    jacobian: str = ""
+    #: the note writes its weights w_{dk} with the input's index first (z_k = Σ_d w_{dk} x_d):
+    #: W_{kd} of the conventions is its w_{dk} (see notation.linear_layer)
+    layer_in_first: bool = False
 
     def spread_symbol(self) -> Expr:
         """σ as the parser reads it: a positive parameter, or its value when the note
@@ -393,6 +401,75 @@ def _sums_as_names(toks: Sequence[Tok]) -> list[Tok]:
     return [t for t in out if not (t.kind == "QUAD" and t.value == "")]
 
 
+_OPENS = {"LSQB": "RSQB", "LCURLY": "RCURLY", "LPAR": "RPAR"}
+
+
+def _indicators_of_letters(toks: Sequence[Tok]) -> list[Tok]:
+    r"""``[k = y]``, ``\mathbb{1}\{y = k\}``, ``1(k 
+eq y)`` of two single letters: δ_{ky} (or
+    1 − δ_{ky}) written with the letters as a subscript — indices as the note wrote them, as
+    in p_y, never renamed as the note's vectors are (y the class its label names).
+
+    >>> [t.value for t in _indicators_of_letters(tokenize("p_k - [k=y]"))]
+    ['p', '_', 'k', '-', 'delta', '_', '{', 'k', 'y', '}']
+    """
+    out: list[Tok] = []
+    n = 0
+    while n < len(toks):
+        t = toks[n]
+        at = n + 1 if t.kind == "INDICATOR" or (t.kind == "NUMBER" and t.value == "1") else n
+        window = toks[at:at + 5]
+        if [u.kind for u in window[:1]] and window[0].kind in _OPENS and len(window) == 5 and \
+                window[1].kind == "LETTER" and window[2].kind == "REL" and \
+                window[2].value in ("=", "≠") and window[3].kind == "LETTER" and \
+                window[4].kind == _OPENS[window[0].kind] and \
+                (at > n or window[0].kind == "LSQB") and \
+                len(window[1].value) == 1 and len(window[3].value) == 1:
+            a, rel, b, end = window[1], window[2], window[3], window[4]
+            delta = [Tok("GREEK", "delta", t.start, t.start), Tok("SUB", "_", t.start, t.start),
+                     Tok("LBRACE", "{", a.start, a.start), a, b, Tok("RBRACE", "}", end.end, end.end)]
+            if rel.value == "≠":
+                delta = [Tok("LPAR", "(", t.start, t.start), Tok("NUMBER", "1", t.start, t.start),
+                         Tok("MINUS", "-", t.start, t.start), *delta,
+                         Tok("RPAR", ")", end.end, end.end)]
+            out += delta
+            n = at + 5
+            continue
+        out.append(t)
+        n += 1
+    return out
+
+
+def _indexed_exponents(toks: Sequence[Tok]) -> list[Tok]:
+    r"""``e^a_k``, ``e^z_{j}``: TeX puts both scripts on e, the note means e^{a_k} — one
+    letter up and its index after it, without braces (Euler's e has no entries).
+
+    >>> [t.value for t in _indexed_exponents(tokenize("e^a_k"))]
+    ['e', '^', '{', 'a', '_', 'k', '}']
+    """
+    out: list[Tok] = []
+    n = 0
+    while n < len(toks):
+        t = toks[n]
+        if t.kind == "LETTER" and t.value == "e" and n + 4 < len(toks) and \
+                toks[n + 1].kind == "SUP" and toks[n + 2].kind == "LETTER" and \
+                toks[n + 2].value != "e" and toks[n + 3].kind == "SUB":
+            end = n + 5 if toks[n + 4].kind in ("LETTER", "NUMBER") else None
+            if toks[n + 4].kind == "LBRACE":
+                close = next((m for m in range(n + 5, min(n + 9, len(toks)))
+                              if toks[m].kind == "RBRACE"), None)
+                end = None if close is None else close + 1
+            if end is not None:
+                lb, rb = toks[n + 2], toks[end - 1]
+                out += [t, toks[n + 1], Tok("LBRACE", "{", lb.start, lb.start), *toks[n + 2:end],
+                        Tok("RBRACE", "}", rb.end, rb.end)]
+                n = end
+                continue
+        out.append(t)
+        n += 1
+    return out
+
+
 def _entries_of_sigma(toks: Sequence[Tok]) -> list[Tok]:
     r"""``σ_i(z)``, ``σ_2(\mathbf z)``: the i-th entry of σ, its argument only named — σ_i
     (a product σ_i·z would be a misreading).  σ(z) without an index is left as it is."""
@@ -427,7 +504,8 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
     if len(toks) > 4 * MAX_TOKENS:  # refused below anyway; the passes here need not see it
         raise ParseProblem(f"an expression of {len(toks)} tokens (limit {MAX_TOKENS})",
                            toks[0].start)
-    toks = _products_of_sums(_sums_as_names(_entries_of_sigma(toks)))
+    toks = _products_of_sums(_sums_as_names(_entries_of_sigma(_indexed_exponents(
+        _indicators_of_letters(toks)))))
     skip: set[int] = set()
     out: list[Tok] = []
     open_bars: list[str] = []
@@ -438,8 +516,9 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
             raise ParseProblem(f"unknown macro {t.value}", t.start)
         if t.kind == "SUB" and a + 2 < n and toks[a + 1].kind == "LBRACE" and (
                 toks[a + 2].kind == "COLON" or (a + 3 < n and toks[a + 3].kind == "COLON"
-                                                and toks[a + 2].kind == "COMMA")):
-            # S_{:,:j}, P_{i,:}: a slice of a matrix (rows or columns), as NumPy writes it
+                                                and toks[a + 2].kind == "COMMA") or
+                (a + 4 < n and toks[a + 3].kind == "COMMA" and toks[a + 4].kind == "COLON")):
+            # S_{:,:j}, P_{i,:}, z_{1,:}: a slice of a matrix (rows or columns), as NumPy does
             raise ParseProblem("a slice of a matrix (S_{:,:j}): matrix algebra is not checked",
                                t.start)
         if t.kind == "SUP" and a + 4 < n and out and out[-1].kind == "LETTER" and \
@@ -575,8 +654,11 @@ def _words_in_place_of_math(t: Tok, before: Sequence[Tok], after: Tok | None) ->
     between = after is not None and after.kind in _OPERAND_START and (
         (before and before[-1].kind in _OPERAND_END) or " " in (t.note or "").strip())
     # −\text{softmax of node j} * \text{softmax of node i}: the words are the operand
-    alone = (not before or before[-1].kind in _OPERATOR) and \
-        (after is None or after.kind in _OPERATOR) and " " in (t.note or "").strip()
+    alone = ((not before or before[-1].kind in _OPERATOR) and
+             (after is None or after.kind in _OPERATOR) or
+             # \frac{\text{Variance of Raw Dot Product}}{…}: the words are a whole operand
+             (bool(before) and before[-1].kind == "LBRACE" and after is not None and
+              after.kind == "RBRACE")) and " " in (t.note or "").strip()
     if in_exponent or between or alone:
         raise ParseProblem(f"words in place of math ({(t.note or t.value).strip()!r}): "
                            "prose, not a formula", t.start)
@@ -797,6 +879,14 @@ class _SubParen:
 
 
 @dataclass(frozen=True)
+class _EntryVec:
+    """A whole vector of softmax's (p − y, ∂L/∂z) while it is being built: its entry at
+    :data:`ROW` — compared entry by entry as an :class:`EntryVector`."""
+
+    entry: Expr
+
+
+@dataclass(frozen=True)
 class _Literal:
     """``[a, b, c]``: a vector written out entry by entry (compared entry by entry)."""
 
@@ -945,6 +1035,14 @@ class _Build(Transformer_NonRecursive):
         """A plain scalar value (resolving parens, pending functions, series)."""
         if isinstance(x, _Paren):
             return self.v(x.expr, meta, what)
+        if isinstance(x, _Fn) and x.name == "d/d" and x.body is not None and \
+                x.var == Symbol("x") and self._by_whole_scores(x.body):
+            x = _EntryVec(x.coeff * Derivative(x.body, IndexedBase("x")[ROW]))  # ∇_z L
+        if isinstance(x, _EntryVec):
+            if what == "as a side of '='":
+                return EntryVector(x.entry)
+            raise ParseProblem("a whole vector (p − y, ∂L/∂z) inside an expression: vector "
+                               "algebra is not checked", _where(meta))
         if isinstance(x, _SubParen):
             return self.v(x.expr, meta, what) ** x.power
         if isinstance(x, _Series):
@@ -987,6 +1085,8 @@ class _Build(Transformer_NonRecursive):
             raise ParseProblem("\\cdots here is not part of a written-out sum", _where(meta))
         if isinstance(x, _Partial):
             raise ParseProblem("\\partial here differentiates nothing", _where(meta))
+        if isinstance(x, _Tuple) and what == "as a side of '='":
+            x = self._numbers(x, meta) or x  # = (0.659, 0.242, 0.099)
         if isinstance(x, _Literal) and what == "as a side of '='":
             return VectorLiteral(*x.items)
         if isinstance(x, (_Tuple, _Index, _Literal)):
@@ -1022,6 +1122,8 @@ class _Build(Transformer_NonRecursive):
     # -- atoms -------------------------------------------------------------------------
     def letter(self, meta: Any, ch: list[Token]) -> Any:
         name = str(ch[0])
+        if self.n.jacobian == "J" and name.replace(BOLD, "") == "J":
+            return JacobianOf(Symbol("y"), Symbol("x"))  # the note's J: softmax's Jacobian
         if BOLD in name:  # \mathbf{x}: a vector (a random family, or one of softmax's)
             plain = name.replace(BOLD, "")
             value = self._letter_value(plain, meta)
@@ -1035,6 +1137,9 @@ class _Build(Transformer_NonRecursive):
 
     def greek(self, meta: Any, ch: list[Token]) -> Any:
         g = str(ch[0])
+        if BOLD in g and self.n.rename.get(g.replace(BOLD, "")) in ("x", "y"):
+            # \boldsymbol{\sigma} where σ is softmax's output: the whole vector
+            return _Vector(self.n.rename[g.replace(BOLD, "")], bold=True)
         if g == "pi":
             return pi
         if g == "ell":
@@ -1260,6 +1365,13 @@ class _Build(Transformer_NonRecursive):
             # e_j, e_{ij}: the note's name (e^{x_j}, the score of query i and key j), not
             # Euler's e
             return IndexedBase("e")[tuple(indices)]
+        if isinstance(base, JacobianOf) and len(indices) == 2 and \
+                base.args == (Symbol("y"), Symbol("x")):
+            # J_ij where J is the note's name for softmax's Jacobian: ∂y_i/∂x_j
+            return Derivative(IndexedBase("y")[indices[0]], IndexedBase("x")[indices[1]])
+        if getattr(base, "name", None) == "J" and self.n.jacobian == f"J_{idx.text}".replace(
+                BOLD, ""):
+            return JacobianOf(Symbol("y"), Symbol("x"))  # J_σ, J_{softmax}: ∂y/∂x
         if getattr(base, "name", None) == "J" and len(indices) == 1 and \
                 str(indices[0]) in ("x", "y") and not self.n.rename.get("J"):
             return _JacobianBy(Symbol(str(indices[0])))  # J_𝐱(𝐬): the Jacobian by x, of s
@@ -1297,6 +1409,9 @@ class _Build(Transformer_NonRecursive):
                 return base  # \mathbf{q}_i, \vec{q_i}: the i-th query vector, not a component
             return self._component(base.name, indices, idx, meta, base.coeff)
         if isinstance(base, _Partial):  # ∂_{x_j} f
+            if len(indices) == 1 and isinstance(indices[0], Symbol) and \
+                    self.n.rename.get(indices[0].name) == "x" and self._scores_named():
+                return _Fn("d/d", var=Symbol("x"))  # ∇_z L: by the whole scores vector
             if len(indices) == 1:
                 return _Fn("d/d", var=indices[0])
         if isinstance(base, Symbol):
@@ -1355,6 +1470,12 @@ class _Build(Transformer_NonRecursive):
             return coeff * IndexedBase(name)[indices[0]]
         if name in ("L",):
             return coeff * self._loss(indices)
+        if name == "W" and "W" in self.n.rename.values():
+            if len(indices) != 2:
+                raise ParseProblem(f"W_{{{idx.text}}}: a row of the weights is a vector (write "
+                                   "an entry W_{kd})", where)
+            row, col = indices[::-1] if self.n.layer_in_first else indices
+            return coeff * IndexedBase("W")[row, col]
         if name in SOFTMAX_BASES and len(indices) == 2:
             # Y_{ic}, A_{ic}: sample i, class c — the checker keeps the class (the last index)
             # when every entry of a step is in one row (verify's conventions decide)
@@ -1448,6 +1569,10 @@ class _Build(Transformer_NonRecursive):
         if isinstance(base, _Paren) and count == 1:
             # (e^{x_i})' in a quotient rule: the derivative by the chain's variable
             return Derivative(self.v(base, meta), PRIME)
+        if isinstance(base, Symbol) and len(base.name) == 1 and base.name.isupper() and \
+                base.name not in self.n.functions:
+            # S' = S/√d_k, X' = PX: a capital (a matrix the note names) primed is a new name
+            return Symbol(base.name + "′" * count)
         if isinstance(base, Symbol) and len(base.name) == 1 and base.name.isalpha() and \
                 not base.is_integer and base.name not in SOFTMAX_BASES and base.name != "e":
             # u', v' (the quotient rule said with letters): u is a function of a variable
@@ -1496,6 +1621,10 @@ class _Build(Transformer_NonRecursive):
             return f.coeff * Derivative(body, f.var)
         if isinstance(arg, _Tuple):
             vals = tuple(self._opaque(a, meta) for a in arg.items)
+            if f.name in ("max", "min") and all(isinstance(v, Expr) and v.is_number
+                                                and v.is_real for v in vals):
+                # max(2.0, 1.0, -1.0): a worked example's largest score, a number
+                return f.coeff * (Max if f.name == "max" else Min)(*vals) ** f.power
             return f.coeff * Function(f.name)(*vals)
         name = f.name
         if name.lower() == "softmax":
@@ -1508,6 +1637,8 @@ class _Build(Transformer_NonRecursive):
             if isinstance(inner, Indexed) and len(inner.indices) in (1, 2):
                 return f.coeff * IndexedBase("y")[inner.indices]
         inner = arg.expr if isinstance(arg, _Paren) else arg
+        if name in ("diag", "Diag") and isinstance(inner, Symbol) and inner.name in ("x", "y"):
+            inner = _Vector(inner.name)  # diag(p) unbolded: only a vector has a diagonal
         if name in ("diag", "Diag") and isinstance(inner, _Vector) and self._whole(inner):
             # diag(y): y_i on the diagonal, 0 elsewhere
             return _Matrix(f.coeff * inner.coeff * KroneckerDelta(ROW, COL) *
@@ -1562,12 +1693,70 @@ class _Build(Transformer_NonRecursive):
             return Symbol(x.name)
         return self.v(x, meta)
 
+    def _scores_named(self) -> bool:
+        """The note names softmax's scores and output with letters of its own (z → x, p → y):
+        then z alone is the whole scores vector, p the whole output."""
+        return {"x", "y"} <= set(self.n.rename.values())
+
+    def _by_whole_scores(self, f: Any) -> bool:
+        """∂f/∂z with z the note's whole scores: f a quantity of softmax's (the loss, written
+        in y, t, x entries) — not d ln(x)/dx, a calculus rule in a variable x of its own."""
+        if not (self._scores_named() and isinstance(f, Expr)) or Symbol("x") in f.free_symbols:
+            return False
+        return f in (LOSS,) or any(str(a.base.label) in SOFTMAX_BASES for a in f.atoms(Indexed))
+
+    def _entries(self, t: Any) -> Expr | None:
+        """A whole vector of softmax's at its entry :data:`ROW` (𝐩, p where p is the note's
+        output, ∂L/∂z), else None."""
+        if isinstance(t, _Paren):
+            t = t.expr
+        if isinstance(t, _EntryVec):
+            return t.entry
+        if isinstance(t, _Vector) and self._whole(t) and not t.transposed:
+            return t.coeff * IndexedBase(t.name)[ROW]
+        if isinstance(t, Symbol) and t.name in ("y", "t") and self._scores_named() and \
+                t.name in self.n.rename.values():
+            return IndexedBase(t.name)[ROW]
+        return None
+
+    def _numbers(self, x: Any, meta: Any) -> _Literal | None:
+        """(0.659, 0.242, 0.099), (0.40, 0.25, 0.15)/0.80: a worked example's vector written
+        in parentheses — numbers only (a tuple of letters stays a list of arguments)."""
+        if isinstance(x, _Paren):
+            x = x.expr
+        if isinstance(x, _Literal):
+            return x
+        if not isinstance(x, _Tuple):
+            return None
+        try:
+            items = tuple(self.v(i, meta, "in a vector") for i in x.items)
+        except ParseProblem:
+            return None
+        if not all(isinstance(i, Expr) and i.is_number for i in items):
+            return None
+        return _Literal(items)
+
+    def _scaled(self, a: Any, b: Any, meta: Any) -> _Literal | None:
+        """0.5·(1, 2): a number times a worked example's vector, entry by entry."""
+        for vec, other in ((a, b), (b, a)):
+            lit = self._numbers(vec, meta)
+            if lit is None or isinstance(other, (_Tuple, _Literal, _Vector, _Matrix)):
+                continue
+            value = self.v(other, meta, "beside a vector") if isinstance(other, Expr) else None
+            if isinstance(value, Expr) and value.is_number:
+                return _Literal(tuple(value * i for i in lit.items))
+        return None
+
     def _product(self, a: Any, b: Any, meta: Any, juxtaposed: bool) -> Any:
         if juxtaposed and isinstance(a, Indexed) and str(a.base.label) == "y" and \
                 isinstance(b, _Paren) and (
                     (isinstance(b.expr, _Vector) and b.expr.name == "x") or
-                    (b.expr == Symbol("x") and self.n.rename.get("sigma") == "y")):
-            return a  # σ_i(𝐳), σ_i(z): the i-th output, with the scores it is a function of named
+                    (b.expr == Symbol("x") and (self.n.rename.get("sigma") == "y"
+                                                or "x" in self.n.rename.values()))):
+            # σ_i(𝐳), σ_i(z), S_i(z) with z the note's scores: the i-th output, with the scores
+            # it is a function of named (a product S_i·z of an entry and the whole vector
+            # would be a misreading)
+            return a
         score = _score_entry(b) if juxtaposed else None
         if score is not None and ((isinstance(a, _Vector) and a.name == "y" and a.coeff == 1)
                                   or (isinstance(a, Symbol) and a.name == "y"
@@ -1588,6 +1777,10 @@ class _Build(Transformer_NonRecursive):
             return Function(a.name)(*(self._opaque(x, meta) for x in b.items))
         if isinstance(a, _Series) or isinstance(b, _Series):
             raise ParseProblem("a written-out sum inside a product", _where(meta))
+        scaled = self._scaled(a, b, meta) if not (juxtaposed and isinstance(a, (Symbol, _Fn))) \
+            else None
+        if scaled is not None:
+            return scaled
         if isinstance(a, _Fn) and a.name in ("sigma", "softmax") and isinstance(b, _SubParen):
             if len(b.indices) == 1:  # σ(z)_i: the i-th softmax output
                 return a.coeff * IndexedBase("y")[b.indices[0]] ** b.power
@@ -1612,6 +1805,9 @@ class _Build(Transformer_NonRecursive):
                 raise ParseProblem("J_x(…): expected the vector it differentiates, as J_x(y)",
                                    _where(meta))
             return JacobianOf(Symbol(inner.name), a.var)
+        if isinstance(a, Symbol) and a.name in ("x", "y") and isinstance(b, _Vector) and \
+                b.transposed and b.name == a.name:
+            a = _Vector(a.name)  # p pᵀ unbolded: the outer product of the vector with itself
         va, vb = isinstance(a, _Vector), isinstance(b, _Vector)
         if va and vb and a.transposed != b.transposed and self._whole(a) and self._whole(b):
             if b.transposed:  # y yᵀ: the outer product, (i, j) entry y_i y_j
@@ -1700,6 +1896,9 @@ class _Build(Transformer_NonRecursive):
             raise ParseProblem("division by zero", _where(meta))
         if isinstance(a, _Vector):
             return a.times(1 / bv)
+        lit = self._numbers(a, meta)
+        if lit is not None and bv.is_number:  # (0.40, 0.25, 0.15)/0.80: entry by entry
+            return _Literal(tuple(i / bv for i in lit.items))
         return self.v(a, meta) / bv
 
     def _derivative(self, top: Any, bottom: Any, meta: Any) -> Any:
@@ -1718,7 +1917,14 @@ class _Build(Transformer_NonRecursive):
         if isinstance(top, _Vector) and top.coeff == 1 and isinstance(bottom, _Vector) and \
                 bottom.coeff == 1 and not top.transposed and not bottom.transposed:
             return JacobianOf(Symbol(top.name), Symbol(bottom.name))  # ∂y/∂x, whole vectors
+        if top == Symbol("y") and bottom == Symbol("x") and \
+                {"y", "x"} <= set(self.n.rename.values()):
+            # ∂p/∂z unbolded, p and z the note's softmax output and scores: the whole vectors
+            return JacobianOf(top, bottom)
         f = self.v(top, meta, "under a derivative")
+        if x == Symbol("x") and not isinstance(top, _Vector) and self._by_whole_scores(f):
+            # ∂L/∂z, z the note's whole scores: the gradient, entry by entry
+            return _EntryVec(Derivative(f, IndexedBase("x")[ROW]))
         if isinstance(x, (Indexed, Symbol)):
             return Derivative(f, x)
         if isinstance(x, Expr) and f.has(x):
@@ -1750,6 +1956,12 @@ class _Build(Transformer_NonRecursive):
         return self._plus(ch[0], ch[2], meta, -1)
 
     def _plus(self, a: Any, b: Any, meta: Any, sign: int) -> Any:
+        if isinstance(a, tuple) and a and a[0] == "partial" and a[1] is not None:
+            # \frac{\partial \log(Σ_j e^{x_j}) - x_i}{\partial x_i}: the ∂ of a fraction's top
+            # takes all of it (kept for the fraction, as ∂ f is)
+            return ("partial", self._plus(a[1], b, meta, sign))
+        if isinstance(a, _Partial):  # (\partial -\sum_j y_j \ln a_j): ∂ of what follows
+            return ("partial", b if sign > 0 else self.neg(meta, [None, b]))
         if isinstance(b, _Dots):
             if isinstance(a, Sum) and len(a.limits) == 1 and a.limits[0][1].is_Integer and \
                     isinstance(a.limits[0][2], Symbol) and a.limits[0][2].is_integer:
@@ -1763,8 +1975,13 @@ class _Build(Transformer_NonRecursive):
             return self._written_out(a.terms, b if sign > 0 else -self.v(b, meta), meta)
         if isinstance(a, (_Matrix, _RowOuter)) or isinstance(b, (_Matrix, _RowOuter)):
             return self._matrix_sum(a, b, sign, meta)
-        if isinstance(a, _Literal) or isinstance(b, _Literal):
-            return self._literal_sum(a, b, sign, meta)
+        if isinstance(a, (_Literal, _Tuple, _Paren)) or isinstance(b, (_Literal, _Tuple, _Paren)):
+            la, lb = self._numbers(a, meta), self._numbers(b, meta)
+            if la is not None or lb is not None:
+                return self._literal_sum(la or a, lb or b, sign, meta)
+        ea, eb = self._entries(a), self._entries(b)
+        if ea is not None and eb is not None:
+            return _EntryVec(ea + sign * eb)  # p − y: entry by entry
         if isinstance(a, _Vector) and isinstance(b, _Vector):
             raise ParseProblem("a sum of vectors is not checked", _where(meta))
         a, b = (self._scores(t) for t in (a, b))
@@ -1870,6 +2087,8 @@ class _Build(Transformer_NonRecursive):
 
     def neg(self, meta: Any, ch: list[Any]) -> Any:
         x = ch[1]
+        if isinstance(x, tuple) and x and x[0] == "partial" and x[1] is not None:
+            return ("partial", self.neg(meta, [ch[0], x[1]]))  # \frac{-\partial f}{\partial x}
         if isinstance(x, _Vector):
             return x.times(Integer(-1))
         if isinstance(x, _Matrix):
@@ -1980,6 +2199,9 @@ class _Build(Transformer_NonRecursive):
                 "sub" in ss and "sup" not in ss and isinstance(ss["sub"], _Index) and \
                 ss["sub"].text:
             return Symbol(f"{word}_{ss['sub'].text}")  # head_i: the i-th head, a name
+        if word in ("CE", "Loss", "loss", "NLL") and ss is None:
+            # \text{CE} = −Σ y_i ln σ_i: the note's loss by its name (CE(y, ŷ) when applied)
+            return _Fn(word, power=power, fallback=LOSS)
         if word in CLASS_WORDS and ss is None:  # [i = \text{target}]: the class's index
             return class_index(Symbol(word))
         if word not in WORDS and ss is None and word.isalpha():
@@ -2041,6 +2263,9 @@ class _Build(Transformer_NonRecursive):
                 v, lo = item[0], item[2]
                 if not isinstance(v, Symbol):
                     raise ParseProblem("\\sum_{…=…}: expected an index letter on the left", where)
+                if len(v.name) == 1 and v.name.isalpha() and not v.is_integer and \
+                        index_symbol(v.name) in body.free_symbols:
+                    v = index_symbol(v.name)  # Σ_{t=1}^k e^{o_t}: t the index o_t is written with
                 bounds.append((v, lo, hi))
             elif len(item) == 3 and item[1] == "≠":
                 v, other = item[0], item[2]
@@ -2125,6 +2350,8 @@ def _as_partial(x: Any) -> Any:
         return x[1]
     if isinstance(x, _Partial):
         return _NONE
+    if isinstance(x, _Paren) and isinstance(x.expr, tuple):
+        return _as_partial(x.expr)  # \frac{(\partial f)}{\partial x}
     return None
 
 

@@ -71,7 +71,11 @@ _CONCLUSION = re.compile(r"因此|所以|于是|於是|故而|可得|得到|可�
 _ABOUT = re.compile(r"分量|元素|随机变量|隨機變數|隨機變量|向量|维|維|假设|假設|假定|设|設|若|如果|服从|服從|"
                     r"\b(?:components?|entries|entry|elements?|coordinates?|random variables?|"
                     r"vectors?|assum\w*|suppose|let|given|if|where|drawn|sampled|distributed|"
-                    r"initiali[sz]\w*)\b|\b[qk](?:_\w+)?\b|\bquer(?:y|ies)\b|\bkeys?\b", re.I)
+                    r"initiali[sz]\w*)\b|\b[qk](?:_\w+)?\b|\bquer(?:y|ies)\b|\bkeys?\b|"
+                    # "From independence $$E[XW] = E[X]E[W]$$": the reason the note gives is
+                    # its assumption (a sentence with no subject but the step that follows)
+                    r"\b(?:from|by|using|because of|due to)\s+(?:the\s+)?independence\b|"
+                    r"由于?独立性?|由於?獨立性?|根据独立性|根據獨立性|利用独立性|利用獨立性", re.I)
 
 
 #: A remark in parentheses: "（因为 qkv 是 layer norm 后得到的）" explains, it does not conclude.
@@ -116,6 +120,8 @@ _MOMENT_OF = re.compile(r"(?P<op>\\mathbb\s*\{?\s*E\s*\}?|E|Var|\\operatorname\s
 
 
 _RANDOM_VARIABLES = re.compile(r"随机变量|\brandom variables?\b", re.I)
+#: Words that put a sentence about both of the two scalars it names ("当二者期望都为0时").
+_BOTH = re.compile(r"二者|两者|兩者|\bboth\b", re.I)
 #: Words that put a sentence about the vectors' components (not the note's scalars X, Y).
 _OF_THE_VECTORS = re.compile(r"\b(?:quer(?:y|ies)|keys?|components?|elements?|entries|vectors?)\b|"
                              r"元素|分量|向量|查询|键", re.I)
@@ -128,12 +134,16 @@ def _scalar_facts(sentence: str, at: int, scalars: tuple[str, ...],
     out: list[Found] = []
     named = [x for x in scalars if re.search(rf"(?<![A-Za-z\\]){x}(?![A-Za-z])", sentence)]
     m = _INDEPENDENT.search(sentence)
+    about_both = len(named) == 2 and bool(_RANDOM_VARIABLES.search(sentence) or
+                                          _BOTH.search(sentence))
     if not named and len(scalars) == 2 and _RANDOM_VARIABLES.search(sentence) and \
             (are_components or not _OF_THE_VECTORS.search(sentence)):
         # "independent random variables with mean 0, variance 1": the note's two, X and Y
         # (not "Query 和 Key 的每个元素都是…的独立随机变量" where the formulas write q_i k_i:
         # that is about the vectors' components, and X, Y are a lemma's own)
-        named = list(scalars)
+        named, about_both = list(scalars), True
+    if about_both:
+        # also "两个独立随机变量…的方差(当二者期望都为0时): $var[XY] = …$": the two it names
         for pattern, make in ((_MEAN0, MeanIs), (_VAR1, VarianceIs)):
             w = pattern.search(sentence)
             if w:

@@ -319,11 +319,15 @@ def _leading_label(toks: list[Tok]) -> list[Tok]:
     return toks
 
 
+#: Words that end by taking an operand: "Standard Deviation of", "the variance of", "…的".
+_OF_WHAT = re.compile(r"(?:\bof|的)$", re.IGNORECASE)
+
+
 def _leading_text(toks: list[Tok]) -> tuple[str, list[Tok]]:
     words = []
     while toks and toks[0].kind == "TEXT":
         if len(toks) > 1 and toks[1].kind in ("REL", "SUB") and re.fullmatch(
-                r"[A-Za-z][A-Za-z \\_]{0,30}", toks[0].note.strip()):
+                r"[A-Za-z][A-Za-z \\_]{0,60}", toks[0].note.strip()):
             # \text{Output} = …: the text is the name the row defines, not commentary (dropped,
             # the row would start with '=' and glue itself onto the display before it)
             t = toks[0]
@@ -333,6 +337,11 @@ def _leading_text(toks: list[Tok]) -> tuple[str, list[Tok]]:
             break
         if _names_a_function(toks, 0):
             break  # \text{MSE}(y, ŷ): a function's name, not commentary (the parser says so)
+        if len(toks) > 1 and toks[1].kind not in ("REL", "QUAD", "TEXT") and \
+                _OF_WHAT.search(toks[0].note.strip()):
+            # \text{Standard Deviation of } S = √d_k: the words take what follows (they are
+            # kept, for the parser to refuse as prose in place of math — never S = √d_k)
+            break
         words.append(toks[0].note)
         toks = toks[1:]
     return " ".join(words), toks
@@ -429,6 +438,12 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
             while k > 0 and not (toks[k].kind == "LPAR" and depth[k] == depth[-1]):
                 k -= 1
             inner = toks[k + 1:-1]
+            if toks[k].kind == "LPAR" and k > 0 and toks[k - 1].kind == "QUAD" and \
+                    _is_shape(inner):
+                # J = diag(y) − y yᵀ \qquad (N_o \times N_o): the shape, said beside the formula
+                reasons.insert(0, "shape " + _words(inner))
+                toks = toks[:k]
+                continue
             if toks[k].kind == "LPAR" and _is_reason_group(inner) and (
                     k == 0 or toks[k - 1].kind in ("QUAD", "TEXT", "COMMA", "PERIOD")
                     or any(len(t.note) > 3 for t in _words_in(inner))):
@@ -437,6 +452,13 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
                 continue
         break
     return toks, "; ".join(r for r in reasons if r)
+
+
+def _is_shape(toks: Sequence[Tok]) -> bool:
+    r"""``N_o 	imes N_o``, ``C{	imes}d``: a matrix's shape — sizes joined by ×, nothing else."""
+    kinds = [t.kind for t in toks if t.kind not in ("LBRACE", "RBRACE")]
+    return "TIMES" in kinds and kinds[0] != "TIMES" and kinds[-1] != "TIMES" and \
+        all(k in ("LETTER", "NUMBER", "SUB", "TIMES") for k in kinds)
 
 
 def _words(toks: Sequence[Tok]) -> str:
@@ -515,6 +537,8 @@ def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None, str]]:
             p = [Tok("LETTER", p[0].note.strip(), p[0].start, p[0].end)] + p[1:]
         core = [t for n, (t, d) in enumerate(zip(p, _depth_walk(p)))
                 if not (t.kind == "TEXT" and d == 0) or _names_a_function(p, n)
+                or (_OF_WHAT.search(t.note.strip()) and n + 1 < len(p)
+                    and p[n + 1].kind not in ("REL", "QUAD", "TEXT"))
                 or (n > 0 and p[n - 1].kind == "NUMBER" and UNITS.fullmatch(t.note.strip()))
                 or (n + 1 < len(p) and p[n + 1].kind in ("SUB", "SUP")
                     and re.fullmatch(r"[A-Za-z]{2,}", t.note.strip()) is not None)]
