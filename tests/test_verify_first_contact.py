@@ -1312,3 +1312,35 @@ def test_words_that_take_an_operand_are_prose() -> None:
     r = verify_text("$$\\text{Standard Deviation of } S = \\sqrt{d_k}$$\n", "n.md",
                     numeric=False)
     assert [(s.kind, s.status.value) for s in r.steps] == [("claim", "not-read")]
+
+
+# -- batch 33 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [("-p_k\\, p_j", "holds"), ("p_k\\, p_j", "fails")])
+def test_a_case_label_with_an_aside_in_parentheses(rhs: str, status: str) -> None:
+    # "Case $k \neq j$ (… through the denominator only):" — the aside is no remark on the case
+    text = ("$$p_k = \\frac{e^{z_k}}{\\sum_i e^{z_i}}$$\n\nWrite $S = \\sum_i e^{z_i}$.\n\n"
+            "Case $k \\neq j$ (raising $z_j$ steals probability from class $k$ through the\n"
+            "denominator only):\n\n"
+            f"$$\\frac{{\\partial p_k}}{{\\partial z_j}} = \\frac{{0 \\cdot S - e^{{z_k}} e^{{z_j}}}}{{S^2}}"
+            f" = {rhs}.$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("first,status", [("(1)当i=j时", "holds"), ("(1)当i\\neq j时", "fails")])
+def test_a_numbered_case_row(first: str, status: str) -> None:
+    # (1)当i=j时 \\ as the first row of an align: the case of the rows below, never a claim
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$$\n\n$$\n\\begin{align*}\n"
+            f"{first}\\\\\\\\\n\\frac{{\\partial{{y_i}}}}{{\\partial{{x_j}}}} &= y_i(1-y_i)\n"
+            "\\end{align*}\n$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("said,status", [
+    ("X = q_i, Y = k_i, 有E(X) = E(Y) = 0, 以及D(X) = D(Y) = 1.", "holds-given"),
+    ("X = q_i, Y = k_i.", "needs-undeclared")])
+def test_moments_of_components_named_in_plain_words(said: str, status: str) -> None:
+    # plain text (no $): the capitals name the components, their moments are the families'
+    text = (f"假设向量q和k的各个分量是相互独立的随机变量, {said}\n\n"
+            "$$D(\\frac{q\\cdot k}{\\sqrt{d_k}})=\\frac{d_k}{(\\sqrt{d_k})^2}$$\n")
+    assert _claims(text) == [status]

@@ -1391,7 +1391,9 @@ def lead_condition(lead: str, parser: Parser) -> tuple[str, Any] | None:
     lead = _relations_in_words(lead)
     # the last sentence that names a case (most often the last sentence itself)
     for tail in reversed(re.split(r"(?<=[.。;；!?！？])\s", lead.strip()) if lead.strip() else []):
-        if _REMARK.search(re.sub(r"\$[^$]*\$", " ", tail)):
+        # (an aside in parentheses — "(raising $z_j$ … through the denominator only)" — is no
+        # remark on whether the case holds)
+        if _REMARK.search(re.sub(r"\([^()]*\)|（[^（）]*）", " ", re.sub(r"\$[^$]*\$", " ", tail))):
             return None
         found = _case_in(tail, parser)
         if found is not None:

@@ -203,11 +203,38 @@ def independence_of_others(text: str, families: tuple[str, ...]) -> bool:
     return said
 
 
+#: "X = q_i, Y = k_i": a capital the sentence names a component by.
+_COMPONENT_NAME = re.compile(r"(?<![A-Za-z\\])([A-Z])\s*=\s*([a-z])_\{?[a-z]\}?(?![A-Za-z])")
+#: "E(X) = E(Y) = 0", "D(X) = D(Y) = 1": one moment of several letters, then its value.
+_MOMENT_CHAIN = re.compile(r"(?P<op>E|D|Var)\s*[(\[]\s*[A-Z]\s*[)\]](?:\s*=\s*(?P=op)\s*[(\[]\s*"
+                           r"[A-Z]\s*[)\]])*\s*=\s*(?P<v>[01])(?!\.?\d)")
+
+
+def _named_components(sentence: str, families: tuple[str, ...]) -> list[tuple[Hypothesis, re.Match[str]]]:
+    """``X = q_i, Y = k_i … E(X) = E(Y) = 0, D(X) = D(Y) = 1`` in one sentence: the moments
+    of the components the capitals name (words in plain text, no $ around them)."""
+    named = {m.group(1): m.group(2) for m in _COMPONENT_NAME.finditer(sentence)
+             if m.group(2) in families}
+    out: list[tuple[Hypothesis, re.Match[str]]] = []
+    for m in _MOMENT_CHAIN.finditer(sentence) if named else ():
+        letters = re.findall(r"[(\[]\s*([A-Z])\s*[)\]]", m.group(0))
+        for x in letters:
+            if x in named:
+                value = Integer(int(m.group("v")))
+                h: Hypothesis = MeanIs(named[x], value) if m.group("op") == "E" else \
+                    VarianceIs(named[x], value)
+                out.append((h, m))
+    return out
+
+
 def _one(sentence: str, at: int, families: tuple[str, ...]) -> list[Found]:
     out: list[Found] = []
 
     def add(h: Hypothesis, m: re.Match[str]) -> None:
         out.append(Found(h, m.group(0).strip(), at + m.start()))
+
+    for h, m in _named_components(sentence, families):
+        add(h, m)
 
     m = _INDEPENDENT.search(sentence)
     if m and len(families) >= 2:

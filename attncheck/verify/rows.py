@@ -325,6 +325,10 @@ _OF_WHAT = re.compile(r"(?:\bof|的)$", re.IGNORECASE)
 
 def _leading_text(toks: list[Tok]) -> tuple[str, list[Tok]]:
     words = []
+    if len(toks) >= 4 and [t.kind for t in toks[:4]] == ["LPAR", "NUMBER", "RPAR", "TEXT"]:
+        # (1)当i=j时 \\: the row's number in a list of cases, then its words
+        words.append(f"({toks[1].value})")
+        toks = toks[3:]
     while toks and toks[0].kind == "TEXT":
         if len(toks) > 1 and toks[1].kind in ("REL", "SUB") and re.fullmatch(
                 r"[A-Za-z][A-Za-z \\_]{0,60}", toks[0].note.strip()):
