@@ -1762,7 +1762,7 @@ _SUM_TO_ONE = re.compile(
 
 
 def _label_sums_to_one(text: str, notation: Notation) -> re.Match[str] | None:
-    """A sentence saying that the label's entries sum to one, naming the label by its letter
+    r"""A sentence saying that the label's entries sum to one, naming the label by its letter
     ("we use the sum of the probabilities $p_j$ is equal to $1$", p the loss's target) — not
     the softmax output's, whose entries always do.
 
