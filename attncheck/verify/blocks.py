@@ -675,7 +675,7 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
             if at >= 0:
                 out.append(Problem(where.offset(at),
                                    "display math opened by '$$' is never closed; expected '$$'"))
-    if not heading and "{%" in raw or "{{<" in raw:
+    if not heading and ("{%" in raw or "{{<" in raw):
         out = sorted(out + _shortcodes(raw, where), key=lambda e: e.start)
     if not heading and "\\begin" in raw:
         taken = [(m.start, m.start + len(m.text)) for m in out if isinstance(m, Math)]

@@ -215,16 +215,28 @@ def _time_limit(seconds: float, what: str) -> Iterator[None]:
         yield
         return
 
+    active = True
+
     def expire(signum: int, frame: object) -> None:
-        raise ExpressionTooLarge(f"checking {what} took longer than {seconds:g} s")
+        if active:
+            raise ExpressionTooLarge(f"checking {what} took longer than {seconds:g} s")
 
     old = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
+    # re-armed every 50 ms: a raise that lands where Python drops exceptions (a gc callback,
+    # a __del__) is raised again until one stops the step — once, it let an expansion run on
+    # for minutes past its 0.2 s
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001), 0.05)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        while True:  # (an alarm due as the step ends raises here once; then it is off)
+            try:
+                active = False
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, old)
+                break
+            except ExpressionTooLarge:
+                continue
 
 
 def _is_softmax(e: Expr, model: Model | None = None) -> bool:

@@ -216,17 +216,19 @@ def _softmax_value(e: Expr, xs: np.ndarray, ts: np.ndarray, idx: dict[Symbol, in
         ys = softmax(xs)
     if isinstance(e, Derivative):
         (var, count), = e.variable_count
-        if count != 1 or not isinstance(var, Indexed) or \
-                str(var.base.label) not in ("x", "y", "t", "W", "bias"):
+        label = str(var.base.label) if isinstance(var, Indexed) else ""
+        if count != 1 or label not in ("x", "y", "t", "W", "bias"):
             raise ValueError(f"{e}: only first derivatives by a component x_j, y_j or t_j")
-        if str(var.base.label) in ("W", "bias"):
+        # (a weight W_kd moves the score of its row k; x, y, t have the one index)
+        m = int(_softmax_value(var.indices[0 if label in ("W", "bias") else -1], xs, ts, idx,
+                               ys, gs).real) - 1
+        if not 0 <= m < len(xs):
+            raise ValueError(f"{var} is past the {len(xs)} entries of the softmax point")
+        if label in ("W", "bias"):
             # the note's layer x_k = Σ_d W_kd h_d + bias_k (h: the free vector's values):
             # W_kd moves the score x_k by h_d, bias_k by 1 — the complex step through it
-            m = int(_softmax_value(var.indices[0], xs, ts, idx, ys, gs).real) - 1
-            if not 0 <= m < len(xs):
-                raise ValueError(f"{var} is past the {len(xs)} entries of the softmax point")
             rate = 1.0
-            if str(var.base.label) == "W":
+            if label == "W":
                 if gs is None:
                     raise ValueError(f"{e}: the layer's input has no values here")
                 d = int(_softmax_value(var.indices[1], xs, ts, idx, ys, gs).real) - 1
@@ -236,14 +238,11 @@ def _softmax_value(e: Expr, xs: np.ndarray, ts: np.ndarray, idx: dict[Symbol, in
             moved = xs.astype(complex)
             moved[m] += 1j * _H * rate
             return complex(_softmax_value(e.expr, moved, ts, idx, gs=gs).imag / _H)
-        m = int(_softmax_value(var.indices[-1], xs, ts, idx, ys, gs).real) - 1
-        if not 0 <= m < len(xs):
-            raise ValueError(f"{var} is past the {len(xs)} entries of the softmax point")
-        moved = {"x": xs, "y": ys, "t": ts}[str(var.base.label)].astype(complex)
+        moved = {"x": xs, "y": ys, "t": ts}[label].astype(complex)
         moved[m] += 1j * _H
-        if str(var.base.label) == "x":
+        if label == "x":
             return complex(_softmax_value(e.expr, moved, ts, idx, gs=gs).imag / _H)
-        if str(var.base.label) == "y":
+        if label == "y":
             return complex(_softmax_value(e.expr, xs, ts, idx, moved, gs).imag / _H)
         return complex(_softmax_value(e.expr, xs, moved, idx, ys, gs).imag / _H)
     if isinstance(e, Indexed):

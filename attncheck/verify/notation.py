@@ -662,8 +662,9 @@ def _layer_of(lhs: list[tuple[str, str]], rhs: list[tuple[str, str]]
             if inner is None or inner[0] != (b if a == k else a):
                 continue
             return scores, rhs[n][1], rhs[end][1], _bias(rhs, inner[1]), a != k
-        if len(rhs) >= 5 and rhs[0][0] == "LETTER" and _one_index(rhs, 1) is not None:
-            row, end = _one_index(rhs, 1)  # type: ignore[misc]
+        first = _one_index(rhs, 1) if len(rhs) >= 5 and rhs[0][0] == "LETTER" else None
+        if first is not None:
+            row, end = first
             if row == k and end + 1 < len(rhs) and rhs[end][0] in ("TRANSPOSE", "CDOT") and \
                     rhs[end + 1][0] == "LETTER" and (end + 2 == len(rhs) or
                                                      rhs[end + 2][0] == "PLUS"):

@@ -405,8 +405,7 @@ _OPENS = {"LSQB": "RSQB", "LCURLY": "RCURLY", "LPAR": "RPAR"}
 
 
 def _indicators_of_letters(toks: Sequence[Tok]) -> list[Tok]:
-    r"""``[k = y]``, ``\mathbb{1}\{y = k\}``, ``1(k 
-eq y)`` of two single letters: δ_{ky} (or
+    r"""``[k = y]``, ``\mathbb{1}\{y = k\}``, ``1(k \neq y)`` of two single letters: δ_{ky} (or
     1 − δ_{ky}) written with the letters as a subscript — indices as the note wrote them, as
     in p_y, never renamed as the note's vectors are (y the class its label names).
 
@@ -1917,8 +1916,7 @@ class _Build(Transformer_NonRecursive):
         if isinstance(top, _Vector) and top.coeff == 1 and isinstance(bottom, _Vector) and \
                 bottom.coeff == 1 and not top.transposed and not bottom.transposed:
             return JacobianOf(Symbol(top.name), Symbol(bottom.name))  # ∂y/∂x, whole vectors
-        if top == Symbol("y") and bottom == Symbol("x") and \
-                {"y", "x"} <= set(self.n.rename.values()):
+        if top == Symbol("y") and bottom == Symbol("x") and self._scores_named():
             # ∂p/∂z unbolded, p and z the note's softmax output and scores: the whole vectors
             return JacobianOf(top, bottom)
         f = self.v(top, meta, "under a derivative")

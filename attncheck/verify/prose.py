@@ -210,7 +210,8 @@ _MOMENT_CHAIN = re.compile(r"(?P<op>E|D|Var)\s*[(\[]\s*[A-Z]\s*[)\]](?:\s*=\s*(?
                            r"[A-Z]\s*[)\]])*\s*=\s*(?P<v>[01])(?!\.?\d)")
 
 
-def _named_components(sentence: str, families: tuple[str, ...]) -> list[tuple[Hypothesis, re.Match[str]]]:
+def _named_components(sentence: str, families: tuple[str, ...]
+                      ) -> list[tuple[Hypothesis, re.Match[str]]]:
     """``X = q_i, Y = k_i … E(X) = E(Y) = 0, D(X) = D(Y) = 1`` in one sentence: the moments
     of the components the capitals name (words in plain text, no $ around them)."""
     named = {m.group(1): m.group(2) for m in _COMPONENT_NAME.finditer(sentence)

@@ -323,6 +323,13 @@ def _leading_label(toks: list[Tok]) -> list[Tok]:
 _OF_WHAT = re.compile(r"(?:\bof|的)$", re.IGNORECASE)
 
 
+def _takes_operand(toks: Sequence[Tok], n: int) -> bool:
+    r"""Words at ``n`` that end by taking the math after them (``\text{Standard Deviation of }
+    S``): kept in place, for the parser to refuse as prose in place of math — never S alone."""
+    return toks[n].kind == "TEXT" and _OF_WHAT.search(toks[n].note.strip()) is not None and \
+        n + 1 < len(toks) and toks[n + 1].kind not in ("REL", "QUAD", "TEXT")
+
+
 def _leading_text(toks: list[Tok]) -> tuple[str, list[Tok]]:
     words = []
     if len(toks) >= 4 and [t.kind for t in toks[:4]] == ["LPAR", "NUMBER", "RPAR", "TEXT"]:
@@ -341,11 +348,8 @@ def _leading_text(toks: list[Tok]) -> tuple[str, list[Tok]]:
             break
         if _names_a_function(toks, 0):
             break  # \text{MSE}(y, ŷ): a function's name, not commentary (the parser says so)
-        if len(toks) > 1 and toks[1].kind not in ("REL", "QUAD", "TEXT") and \
-                _OF_WHAT.search(toks[0].note.strip()):
-            # \text{Standard Deviation of } S = √d_k: the words take what follows (they are
-            # kept, for the parser to refuse as prose in place of math — never S = √d_k)
-            break
+        if _takes_operand(toks, 0):
+            break  # \text{Standard Deviation of } S = √d_k
         words.append(toks[0].note)
         toks = toks[1:]
     return " ".join(words), toks
@@ -459,7 +463,7 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
 
 
 def _is_shape(toks: Sequence[Tok]) -> bool:
-    r"""``N_o 	imes N_o``, ``C{	imes}d``: a matrix's shape — sizes joined by ×, nothing else."""
+    r"""``N_o \times N_o``, ``C{\times}d``: a matrix's shape — sizes joined by ×, nothing else."""
     kinds = [t.kind for t in toks if t.kind not in ("LBRACE", "RBRACE")]
     return "TIMES" in kinds and kinds[0] != "TIMES" and kinds[-1] != "TIMES" and \
         all(k in ("LETTER", "NUMBER", "SUB", "TIMES") for k in kinds)
@@ -541,8 +545,7 @@ def _segments(toks: list[Tok]) -> list[tuple[list[Tok], Piece | None, str]]:
             p = [Tok("LETTER", p[0].note.strip(), p[0].start, p[0].end)] + p[1:]
         core = [t for n, (t, d) in enumerate(zip(p, _depth_walk(p)))
                 if not (t.kind == "TEXT" and d == 0) or _names_a_function(p, n)
-                or (_OF_WHAT.search(t.note.strip()) and n + 1 < len(p)
-                    and p[n + 1].kind not in ("REL", "QUAD", "TEXT"))
+                or _takes_operand(p, n)
                 or (n > 0 and p[n - 1].kind == "NUMBER" and UNITS.fullmatch(t.note.strip()))
                 or (n + 1 < len(p) and p[n + 1].kind in ("SUB", "SUP")
                     and re.fullmatch(r"[A-Za-z]{2,}", t.note.strip()) is not None)]
