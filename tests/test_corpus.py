@@ -32,6 +32,8 @@ UNSUPPORTED: dict[str, str] = {
     r"inside an expectation is not random in this note": "a moment of a letter the note does "
     "not make random (scalar random variables beside vector families)",
     r"is a vector here: vector and matrix algebra is not checked": "vector and matrix algebra",
+    r"a/b c: \(a/b\)·c or a/\(b c\)\?": "a slash before a juxtaposed product ((n−1)/n^2[n]): "
+    "which of two readings the note means is not written",
     r"a row of the weights is a vector": "a layer's weights by rows (w_k^T x)",
     r"a matrix in vector form \(diag\(y\), y y\^T\) is checked only as a side of '='":
         "a Jacobian in vector form inside an expression ((1/τ)(diag(y) − yyᵀ), J·g)",

@@ -1344,3 +1344,81 @@ def test_moments_of_components_named_in_plain_words(said: str, status: str) -> N
     text = (f"假设向量q和k的各个分量是相互独立的随机变量, {said}\n\n"
             "$$D(\\frac{q\\cdot k}{\\sqrt{d_k}})=\\frac{d_k}{(\\sqrt{d_k})^2}$$\n")
     assert _claims(text) == [status]
+
+
+# -- batch 34 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [("\\hat{y}_i (\\delta_{ij} - \\hat{y}_j)", "holds"),
+                                        ("\\hat{y}_i (1 - \\hat{y}_j)", "fails")])
+def test_a_bold_hatted_name_is_the_hatted_letter(rhs: str, status: str) -> None:
+    # g(𝐱) = [e^{x_1}/Σ, …] = \hat{\mathbf{y}}: the ŷ of ŷ_i, one letter (the accent composed
+    # before the bold mark), so ŷ is softmax's output wherever the note writes it
+    text = (f"$$\\frac{{\\partial \\hat{{y}}_i}}{{\\partial x_j}} = {rhs}$$\n\n"
+            "$$g(\\mathbf{x}) = [\\frac{e^{x_1}}{\\sum_k e^{x_k}}, \\dots, "
+            "\\frac{e^{x_n}}{\\sum_k e^{x_k}}] = \\hat{\\mathbf{y}}$$\n")
+    assert _claims(text)[:1] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("p_j (\\delta_{ij} - p_i)", "holds"),
+                                        ("p_j (\\delta_{ij} - p_j)", "fails")])
+def test_the_one_jacobian_of_a_letter_by_the_softmax_scores(rhs: str, status: str) -> None:
+    # Softmax(z_i) written as a function only, then ∂p_j/∂z_i the note's one Jacobian of one
+    # letter by those scores: p is that softmax (ŷ = [ŷ_1, …] only lists a letter's entries)
+    text = ("$$\\text{Softmax}(z_i) = \\frac{e^{z_i}}{\\sum_{j=1}^{C} e^{z_j}}$$\n\n"
+            f"$$\\frac{{\\partial p_j}}{{\\partial z_i}} = {rhs}$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-p_i p_j", "holds"), ("p_i p_j", "fails")])
+def test_a_short_label_with_its_case_in_parentheses(rhs: str, status: str) -> None:
+    # "For off-diagonal ($i \neq j$):" — the parenthesis is the case of the display after it
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\nFor off-diagonal ($i \\neq j$):\n\n"
+            f"$$\\frac{{\\partial p_i}}{{\\partial z_j}} = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("p_i - y_i", "holds-given"), ("p_i + y_i", "fails")])
+def test_the_rows_of_a_capital_label_matrix(rhs: str, status: str) -> None:
+    # L = −1/n Σ_i Σ_k Y_ik log P_ik, then "y_c = 1 and y_i = 0 for i ≠ c": y is a row of Y,
+    # the label — not a third vector beside the output p
+    text = ("$$\\text{softmax}(z)_i = \\frac{\\exp(z_i)}{\\sum_j \\exp(z_j)}$$\n\n"
+            "$$\\mathcal{L} = -\\frac{1}{n} \\sum_i \\sum_k Y_{ik} \\log(P_{ik})$$\n\n"
+            "For one sample, $\\mathcal{L} = -\\log(p_c)$ where $c$ is the true class.\n\n"
+            "$$\\frac{\\partial p_i}{\\partial z_i} = p_i (1 - p_i)$$\n\n"
+            "Combining both cases with one-hot encoding where $y_c = 1$ and $y_i = 0$ for "
+            "$i \\neq c$:\n\n"
+            f"$$\\frac{{\\partial \\mathcal{{L}}}}{{\\partial z_i}} = {rhs}$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+def test_a_bare_label_letter_beside_its_entries_is_not_a_constant() -> None:
+    # y = 𝓛(g(𝐱)) names the loss y, while y_i is the label: ∂y/∂x_j is not ∂(label)/∂x_j = 0
+    text = ("$$\\hat{y}_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$$\n\n"
+            "$$\\mathcal{L} = -\\sum_i y_i \\log \\hat{y}_i$$\n\n"
+            "$$y = \\mathcal{L}(g(\\mathbf{x}))$$\n\n"
+            "$$\\frac{\\partial y}{\\partial x_j} = -y_j + \\hat{y}_j$$\n")
+    assert _claims(text)[-1:] == ["not-checked"]
+
+
+@pytest.mark.parametrize("rhs,status", [("-1/n^2", "holds"), ("1/n - 1/n^2", "fails")])
+def test_a_diagonal_entry_defined_is_not_every_entry(rhs: str, status: str) -> None:
+    # J_ii := (n − 1)/n² says nothing of J_ij with j ≠ i (it was read as J_ij := … with i → j)
+    text = ("$$J_{ii} = \\frac{n-1}{n^2}$$\n\n$$J_{ij} = -\\frac{1}{n^2}$$\n\n"
+            f"$$J_{{ii}} - \\frac{{1}}{{n}} = {rhs}$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+def test_a_bare_name_after_its_entries_is_a_claim() -> None:
+    # "So $J = 0$ identically" after J_ij = …: a claim about every entry, not J's definition
+    r = verify_text("$$J_{ij} = p_i(\\delta_{ij} - p_j)$$\n\n$$J = 0$$\n", "n.md", numeric=False)
+    assert [s.kind for s in r.steps] == ["definition", "claim"]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("(n-1)/n^2[(n-1)+1] = (n-1)/n", "not-read"),  # (a/b)c or a/(bc): the note does not say
+    ("\\frac{n-1}{n^2}[(n-1)+1] = (n-1)/n", "holds"),
+    ("\\frac{n-1}{n^2}[(n-1)+1] = (n-1)/n^2", "fails"),
+    ("1/\\log(n) = \\frac{1}{\\log n}", "holds"),  # a function applied: one factor
+])
+def test_a_slash_before_a_juxtaposed_product(claim: str, status: str) -> None:
+    assert _claims(f"$${claim}$$\n") == [status]

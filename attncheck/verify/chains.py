@@ -358,7 +358,10 @@ def _substitute_once(e: Expr, aliases: Sequence[tuple[Expr, Expr]]) -> Expr:
                 if not all(isinstance(a, Symbol) and not _names_one_entry(a) for a in idx):
                     # Y_{11} := 1, p_A := 54.598/62.987: that entry only
                     return value if tuple(x.indices) == tuple(idx) else x
-                return value.xreplace(dict(zip(idx, x.indices)))
+                at = dict(zip(idx, x.indices))
+                if any(at[a] != b for a, b in zip(idx, x.indices)):
+                    return x  # J_ii := …, a diagonal entry: not J_ij, whose indices differ
+                return value.xreplace(at)
 
             try:
                 e = e.replace(lambda x, base=base: isinstance(x, Indexed) and x.base == base,
@@ -588,6 +591,8 @@ class _Builder:
         self.inline_steps = inline_steps
         self.seen: set[str] = set()
         self.seen_letters: set[str] = set()
+        #: names the note has written with an index (J_ij): alone, the whole of them
+        self.seen_indexed: set[str] = set()
         #: names whose only definition so far could not be read (z = QKᵀ): not yet known
         self.vague: set[str] = set()
         #: the words before the block being read
@@ -637,6 +642,7 @@ class _Builder:
                 self.seen.add(s.name)
             for x in v.atoms(Indexed):
                 self.seen.add(str(x.base.label))
+                self.seen_indexed.add(str(x.base.label))
             for f in v.atoms(Function):
                 self.seen.add(type(f).__name__)
 
@@ -1055,8 +1061,9 @@ class _Builder:
         if n == 0 and not self.current and not after_implies and isinstance(lv, Symbol) and \
                 (not lv.is_integer or lv.name == self.notation.dim) and \
                 isinstance(rv, Expr) and rv.is_number and \
-                lv.name not in self.notation.scalars:
+                lv.name not in self.notation.scalars and lv.name not in self.seen_indexed:
             # "d_k = 512", "Gradient = 0.99995 × (1 − 0.99995)": a value given, not an identity
+            # (not "So J = 0 identically" after J_ij = …: a claim about every entry)
             return "definition"
         if n == 0 and not self.current and lv is not None and _is_name(lv) and \
                 self.introduced[0] is left.block and _name_key(lv) in self.introduced[1]:
@@ -1427,10 +1434,15 @@ def _case_in(tail: str, parser: Parser) -> tuple[str, Any] | None:
     for m in _CASE.finditer(tail):
         tex = m.group(1) or m.group(2)
         before, after = tail[:m.start()], tail[m.end():]
-        if re.search(r"\$[^$]*=[^$]*\$+\s*(?:if|when|当|若)\s*$", before):
-            continue  # "δ_ij = 1 if $i = j$": the case of a definition, not a label
+        if re.search(r"\$[^$]*=[^$]*\$+\s*(?:if|when|for|当|若)\s*$", before):
+            # "δ_ij = 1 if $i = j$", "$y_i = 0$ for $i \neq c$": the case of a definition
+            continue
         labelled = bool(_CUE_BEFORE.search(before) or _CUE_AFTER.match(after) and
                         (not before.strip() or re.fullmatch(r"\s*(\d+[.)、]|[-*•])?\s*", before)))
+        # "For off-diagonal ($i \neq j$):", "非对角元素（$i \neq j$）：": a short label whose
+        # parenthesis names the case the display after the colon works out
+        labelled = labelled or bool(re.search(r"[(（]\s*$", before) and len(before) <= 60 and
+                                    re.match(r"\s*[)）]\s*[:：.。]?\s*$", after))
         # "情况二: $i = k$, $l \neq j$": a second condition joined to a labelled one
         joined = last_end >= 0 and re.fullmatch(r"\s*(,|，|、|and|且|和|并且)?\s*",
                                                  tail[last_end:m.start()]) is not None

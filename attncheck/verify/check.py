@@ -289,7 +289,10 @@ def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
     both = (lhs - rhs).xreplace({s: Symbol(s.name) for s in _variables_of_derivatives(lhs, rhs)})
     both = both.replace(lambda e: isinstance(e, JacobianOf), lambda e: S.Zero)  # ∂y/∂x's y, x
     both = both.xreplace({DOTS: S.Zero})  # a matrix's ⋯ is not a name
-    labels = {x.base.label for x in both.atoms(Indexed)}  # x in x_j is not a name of its own
+    # x in x_j is not a name of its own — but a bare y differentiated beside y_i is (∂y/∂x_j
+    # with y the note's own scalar, y_i its label: not ∂(label)/∂x_j = 0)
+    bare = {d.expr for e in (lhs, rhs) for d in e.atoms(Derivative) if isinstance(d.expr, Symbol)}
+    labels = {x.base.label for x in both.atoms(Indexed)} - bare
     if only_vectors:
         return sorted({f"{s.name} without an index" for s in both.free_symbols
                        if isinstance(s, Symbol) and s.name in vectors and not s.is_integer

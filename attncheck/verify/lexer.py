@@ -683,8 +683,11 @@ class _Lexer:
                 value = "cal" + value
             if name in _BOLD_FONTS:
                 value += BOLD
-            # NFC: ŷ typed as one character and \hat{y} are the same letter
-            self.emit(t.kind, unicodedata.normalize("NFC", value + accent), i, a[2], note=name)
+            # NFC: ŷ typed as one character and \hat{y} are the same letter — and so is
+            # \hat{\mathbf{y}}, whose accent goes on the letter, before the bold mark
+            bold = BOLD if value.endswith(BOLD) else ""
+            value = unicodedata.normalize("NFC", value.removesuffix(BOLD) + accent) + bold
+            self.emit(t.kind, value, i, a[2], note=name)
             return a[2]
         if name in _BOLD_FONTS and len(toks) == 3 and toks[0].kind == "LETTER" and \
                 toks[1].kind == "SUB":  # \vec{q_i}: the i-th vector q_i

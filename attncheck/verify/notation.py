@@ -353,8 +353,14 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         output, logits = _differentiated_softmax(rows, _chained(definitions)) or (None, None)
     lone = None
     if output is None:
+        # (ŷ = [ŷ_1, …, ŷ_C] only lists the letter's own entries: it says nothing of them)
         lone = _lone_jacobian(rows, {n[0] for _, pieces in definitions
-                                     for n in [_name_of(pieces[0].toks)] if n is not None})  # type: ignore[union-attr]
+                                     for n in [_name_of(pieces[0].toks)] if n is not None  # type: ignore[union-attr]
+                                     and not _lists_itself(n[0], pieces)})
+        if lone is not None and lone[1] in _written_softmaxes(rows):
+            # softmax(z)_i = e^{z_i}/Σ_j e^{z_j} written as a function, then ∂p_i/∂z_j the
+            # note's one Jacobian of one letter by those same scores: p is that softmax
+            output, logits, lone = lone[0], lone[1], None
     if output is None and logits is None and in_loss and "x" not in _chained(definitions):
         logits = in_loss  # (not where the note's own x_1 = g(x_2) would take x's place)
     if output is None and _sigma_is_softmax(rows):
@@ -393,6 +399,10 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
             rename[logits.lower()] = "x"  # Y = [y_1, y_2, y_3], e^{y_1}: the vector, its entries
     if target is not None and target != "t":
         rename[target] = "t"
+        low = target.lower()
+        if target.isupper() and low in indexed and low not in rename and \
+                low not in (output, logits) and low not in aliases:
+            rename[low] = "t"  # L = −Σ Y_ik log P_ik, then y_c = 1: one sample's row of Y
     if loss is not None:
         rename[loss] = "L"
     if output is not None and "y" not in rename and output != "y" and target != "y" and \
@@ -413,8 +423,7 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
              if n is not None and not n[1]}
     # Q = (q_1, q_2, …, q_{d_k}) names the vector of q's components: Q is q, not a new name
     listed = {n[0] for r, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
-              if n is not None and not n[1] and len(pieces) == 2 and pieces[1] is not None
-              and lists_components(pieces[1].toks, n[0].lower())}
+              if n is not None and not n[1] and _lists_itself(n[0], pieces)}
     capitals = _capital_vectors(rows, families, (named - listed) | set(functions) | set(rename))
     rename.update(capitals)
     scalars = _scalars(rows, set(families) | named | set(functions) | indexed | set(capitals))
@@ -888,6 +897,17 @@ def _differentiated_softmax(rows: Sequence[Sequence[Row]], defined: set[str]
                             w not in defined:
                         seen[w, z] += 1  # type: ignore[index]
     return seen.most_common(1)[0][0] if seen else None
+
+
+def _lists_itself(name: str, pieces: Sequence[Any]) -> bool:
+    """Whether a definition's right side only lists the named letter's components."""
+    return len(pieces) == 2 and pieces[1] is not None and \
+        lists_components(pieces[1].toks, name.lower())
+
+
+def _written_softmaxes(rows: Sequence[Sequence[Row]]) -> set[str]:
+    """The scores of every softmax the note writes (e^{z_i}/Σ_j e^{z_j}, softmax(z)_i)."""
+    return {z for toks in _every_piece(rows) for z in [_softmax_logits(toks)] if z}
 
 
 def _lone_jacobian(rows: Sequence[Sequence[Row]], named: set[str]) -> tuple[str, str] | None:

@@ -2464,9 +2464,11 @@ class Parser:
         _check_nesting(toks)
         self._column = _column_products(toks)
         try:
-            return _lark().parse(toks)  # type: ignore[arg-type]
+            tree = _lark().parse(toks)  # type: ignore[arg-type]
         except UnexpectedInput as exc:
             raise _problem(exc, toks) from None
+        _slash_then_juxtaposed(tree)
+        return tree
 
     def build(self, tree: Any) -> Any:
         builder = _Build(self.notation, frozenset(self.defined), self.likelihood)
@@ -2508,6 +2510,31 @@ class Parser:
         except LexError as exc:
             raise ParseProblem(exc.message, exc.offset) from None
         return self.tokens_expression(toks)
+
+
+def _slash_then_juxtaposed(tree: Any) -> None:
+    """Refuse a/b c: (a/b)·c to some readers, a/(b c) to others — (n−1)/n^2[(n−1)+1]
+    and 1/\\sqrt{d} x are both meant either way in real notes, so neither reading is the
+    note's for sure.  A function applied to its argument (a/\\log(n), a/f(x)) is one factor."""
+    for node in tree.iter_subtrees():
+        if node.data != "div":
+            continue
+        right = node.children[-1]
+        if not isinstance(right, Tree) or right.data != "juxt":
+            continue
+        lead = next(right.scan_values(lambda v: isinstance(v, Token)), None)
+        if lead is not None and lead.type in ("PARTIAL", "NABLA"):
+            continue  # ∂p_i/∂s_j: a derivative's denominator
+        first, last = right.children
+        if isinstance(last, Tree) and last.data in ("subscript", "superscript"):
+            last = last.children[0]  # σ(z)_i
+        called = isinstance(last, Tree) and last.data in ("paren", "tuple_") and \
+            isinstance(first, Tree) and first.data in ("letter", "greek", "subscript",
+                                                       "superscript")
+        if not called:
+            where = getattr(node.meta, "start_pos", 0) if not node.meta.empty else 0
+            raise ParseProblem("a/b c: (a/b)·c or a/(b c)? the note does not say (write "
+                               "\\frac{a}{b c} or (a/b) c)", where)
 
 
 def _column_products(toks: Sequence[Tok]) -> bool:
