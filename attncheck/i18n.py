@@ -598,6 +598,8 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     (r"^sums run to different upper limits \((.+)\): one vector length please$",
      r"求和上限不同（\1）：请用同一个向量长度"),
     (r"^a prime on something that is not a function$", "撇号（′）加在了不是函数的量上"),
+    (r"^a/b c: \(a/b\)·c or a/\(b c\)\? the note does not say \(write \\frac\{a\}\{b c\} or "
+     r"\(a/b\) c\)$", r"a/b c：是 (a/b)·c 还是 a/(b c)？笔记没有写明（请写 \\frac{a}{b c} 或 (a/b) c）"),
     (r"^\^\\top of something that is not a vector$", "对不是向量的量取转置（^⊤）"),
     (r"^(.+) — verify did not read what it is in this note, and the step does not hold for "
      r"every value of it$", r"\1：verify 没有读懂它在本笔记中的含义，而此步并非对它的任何取值都成立"),

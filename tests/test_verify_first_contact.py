@@ -5,6 +5,8 @@ must be rejected (or, where the note's meaning cannot be read, is not judged at 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from attncheck.verify import verify_text
@@ -1422,3 +1424,11 @@ def test_a_bare_name_after_its_entries_is_a_claim() -> None:
 ])
 def test_a_slash_before_a_juxtaposed_product(claim: str, status: str) -> None:
     assert _claims(f"$${claim}$$\n") == [status]
+
+
+def test_the_slash_reason_is_said_in_chinese() -> None:
+    from attncheck.i18n import Words
+
+    r = verify_text("$$(n-1)/n^2[(n-1)+1] = (n-1)/n$$\n", "n.md", numeric=False)
+    note = re.sub(r" \(\d+:\d+\)$", "", r.steps[0].note.removeprefix("not read: "))
+    assert Words("zh").note(note).startswith("a/b c：是 (a/b)·c 还是 a/(b c)？")

@@ -2532,9 +2532,8 @@ def _slash_then_juxtaposed(tree: Any) -> None:
             isinstance(first, Tree) and first.data in ("letter", "greek", "subscript",
                                                        "superscript")
         if not called:
-            where = getattr(node.meta, "start_pos", 0) if not node.meta.empty else 0
             raise ParseProblem("a/b c: (a/b)·c or a/(b c)? the note does not say (write "
-                               "\\frac{a}{b c} or (a/b) c)", where)
+                               "\\frac{a}{b c} or (a/b) c)", _where(node.meta))
 
 
 def _column_products(toks: Sequence[Tok]) -> bool:
