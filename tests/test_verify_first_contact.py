@@ -1432,3 +1432,49 @@ def test_the_slash_reason_is_said_in_chinese() -> None:
     r = verify_text("$$(n-1)/n^2[(n-1)+1] = (n-1)/n$$\n", "n.md", numeric=False)
     note = re.sub(r" \(\d+:\d+\)$", "", r.steps[0].note.removeprefix("not read: "))
     assert Words("zh").note(note).startswith("a/b c：是 (a/b)·c 还是 a/(b c)？")
+
+
+# -- batch 35 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("law,status", [("\\mathcal{N}(0, I_{d_k})", "holds-given"),
+                                        ("\\mathcal{N}(0, \\sigma^2 I)", "fails")])
+def test_a_standard_multivariate_normal_gives_mean_0_and_variance_1(law: str, status: str
+                                                                     ) -> None:
+    # "Assume $q, k \sim \mathcal{N}(0, I_{d_k})$" (independent): N(0, I) is mean 0, variance 1
+    text = (f"Assume $q, k \\sim {law}$ are independent.\n\n"
+            "$$\\sum_{i=1}^{d_k} \\text{Var}(q_i k_i) = d_k$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("p_i([i{=}j] - p_j)", "holds"),
+                                        ("p_i([i{=}j] - p_i)", "fails")])
+def test_an_iverson_bracket_with_a_braced_relation(rhs: str, status: str) -> None:
+    # [i{=}j]: the braces only set TeX's spacing around the relation
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n"
+            f"$$\\frac{{\\partial p_i}}{{\\partial z_j}} = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_layers_error_term_is_a_name() -> None:
+    # δ_2 = (1/B)(p − y): the error of layer 2, defined — not a Kronecker delta missing an index
+    r = verify_text("$$\\delta_2 = \\frac{1}{B}(p_2 - y_2)$$\n", "n.md", numeric=False)
+    assert [(s.kind, s.status.value) for s in r.steps] == [("definition", "definition")]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\mathbf{y} - \\mathbf{t}", "holds-given"),
+                                        ("\\mathbf{y} + \\mathbf{t}", "fails"),
+                                        ("y - t", "holds-given")])
+def test_the_whole_gradient_in_verifys_own_letters(rhs: str, status: str) -> None:
+    # y_i = e^{x_i}/Σ_k e^{x_k} in verify's own letters: ∂L/∂𝐱 is the gradient, entry by entry
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$$\n\n$$L = -\\sum_i t_i \\log y_i$$\n\n"
+            f"The label $t$ is one-hot.\n\n$$\\frac{{\\partial L}}{{\\partial \\mathbf{{x}}}} = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+def test_dy_dx_of_a_scalar_beside_a_softmax_in_verifys_letters() -> None:
+    # y = 1/u in a calculus aside of the same note: dy/dx is a derivative of that scalar, not
+    # softmax's Jacobian
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$$\n\n"
+            "$$\\frac{dy}{dx} = -u^{-2} \\cdot \\frac{du}{dx}$$\n")
+    assert "cannot check: a vector or matrix" not in (verify_text(text, "n.md", numeric=False)
+                                                     .steps[-1].note or "")
