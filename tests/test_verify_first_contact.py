@@ -1478,3 +1478,12 @@ def test_dy_dx_of_a_scalar_beside_a_softmax_in_verifys_letters() -> None:
             "$$\\frac{dy}{dx} = -u^{-2} \\cdot \\frac{du}{dx}$$\n")
     assert "cannot check: a vector or matrix" not in (verify_text(text, "n.md", numeric=False)
                                                      .steps[-1].note or "")
+
+
+@pytest.mark.parametrize("rhs,status", [("y_i - t_i", "holds-given"), ("y_i + t_i", "fails")])
+def test_a_numpy_shape_beside_a_formula(rhs: str, status: str) -> None:
+    # \quad (K,): NumPy's shape of a 1-D array, said beside the formula — not a tuple in it
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$$\n\n$$L = -\\sum_i t_i \\log y_i$$\n\n"
+            "The label $t$ is one-hot.\n\n"
+            f"$$\\frac{{\\partial L}}{{\\partial x_i}} = {rhs} \\quad (K,)$$\n")
+    assert _claims(text) == [status]
