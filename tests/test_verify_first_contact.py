@@ -1487,3 +1487,37 @@ def test_a_numpy_shape_beside_a_formula(rhs: str, status: str) -> None:
             "The label $t$ is one-hot.\n\n"
             f"$$\\frac{{\\partial L}}{{\\partial x_i}} = {rhs} \\quad (K,)$$\n")
     assert _claims(text) == [status]
+
+
+# -- batch 36 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [("p_i(1 - p_i)", "holds"), ("p_i(1 + p_i)", "fails")])
+def test_eulers_e_in_a_worked_softmax_is_not_the_scores(rhs: str, status: str) -> None:
+    # σ(z) = (e^2, e^1, e^0)/(e^2 + e^1 + e^0): the e of e^2 + e^1 is Euler's, never the scores
+    # (read as a softmax of "e" it turned every e^{z_i} of the note into z^{…})
+    text = ("$$\\sigma(z)_i = \\frac{e^{z_i}}{\\sum_{j=1}^{n} e^{z_j}}$$\n\n"
+            "$$\\sigma(z) = \\frac{1}{e^2 + e^1 + e^0}(e^2, e^1, e^0)$$\n\n"
+            "Let $p_i = \\sigma(z)_i$.\n\n"
+            "$$\\frac{\\partial p_i}{\\partial z_i} = \\frac{e^{z_i} \\sum_j e^{z_j} - e^{z_i} "
+            f"\\cdot e^{{z_i}}}}{{(\\sum_j e^{{z_j}})^2}} = {rhs}$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{e^{z_i}}{\\sum_j e^{z_j}}", "holds"),
+                                        ("\\frac{e^{z_i + c}}{\\sum_j e^{z_j}}", "fails")])
+def test_for_any_c_in_the_reals_is_a_constant(rhs: str, status: str) -> None:
+    text = ("$$\\sigma(z)_i = \\frac{e^{z_i}}{\\sum_{j=1}^{n} e^{z_j}}$$\n\n"
+            "**Claim.** $\\sigma(z + c\\mathbf{1}) = \\sigma(z)$ for any $c \\in \\mathbb{R}$.\n\n"
+            f"$$\\frac{{e^{{z_i + c}}}}{{\\sum_j e^{{z_j + c}}}} = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("d_k", "holds-given"), ("d_k^2", "fails")])
+def test_the_attention_weights_do_not_make_q_the_scores(rhs: str, status: str) -> None:
+    # α_ij = exp(q_i·k_j/√d_k)/Σ_l exp(q_i·k_l/√d_k): the scores are q_i·k_j, and q stays the
+    # random query of Var[q·k]
+    text = ("$$\\alpha_{ij} = \\frac{\\exp(q_i \\cdot k_j / \\sqrt{d_k})}"
+            "{\\sum_l \\exp(q_i \\cdot k_l / \\sqrt{d_k})}$$\n\n"
+            "The components of $q$ and $k$ are independent with mean 0 and variance 1.\n\n"
+            f"$$\\text{{Var}}[q \\cdot k] = {rhs}$$\n")
+    assert _claims(text) == [status]

@@ -136,14 +136,20 @@ def _softmax_logits(toks: Sequence[Tok], named: bool = True) -> str | None:
         for n, t in enumerate(toks):
             if t.kind == "LETTER" and t.value == "e" and n + 1 < len(toks) and \
                     toks[n + 1].kind == "SUP":
+                # the exponent's letter: e^z or e^{z_i}, e^{-z_i} — not the e of "e^2 + e^1"
                 at = next((m for m in range(n + 2, min(n + 5, len(toks))) if _letter(toks[m])),
                           None)
+                if at is not None and (_letter(toks[at]) == "e" or at > n + 2 and any(
+                        u.kind not in ("LBRACE", "MINUS") for u in toks[n + 2:at])):
+                    at = None
                 if at is not None and not _times_another(toks, at):
                     letters.append(_letter(toks[at]))
             if t.kind == "WORD" and t.value == "exp":
-                nxt = [u for u in toks[n + 1:n + 4] if _letter(u)]
-                if nxt:
-                    letters.append(_letter(nxt[0]))
+                at = next((m for m in range(n + 1, min(n + 4, len(toks))) if _letter(toks[m])),
+                          None)
+                # (exp(q_i · k_j/√d): the scores are q_i·k_j, no one letter's)
+                if at is not None and not _times_another(toks, at):
+                    letters.append(_letter(toks[at]))
         if len(letters) >= 2 and letters[0] == letters[-1] and "SUM" in kinds:
             return letters[0]
         if len(letters) >= 3 and len(set(letters)) == 1 and "PLUS" in kinds:
@@ -374,7 +380,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         more_logits = {z for block in rows for r in block for p in r.pieces if p
                        for z in [_softmax_logits(p.toks)] if z}
         if output == "sigma":
-            more_logits |= _all_inside_sigma(rows)
+            # (σ_i(δ_ij − σ_j) is σ_i times a bracket; e in σ(e^2, …) Euler's: no scores)
+            more_logits |= _all_inside_sigma(rows) - {"e", "delta"}
         logits = logits or next(iter(sorted(more_logits)), None)
     if output is not None and output != "y":
         rename[output] = "y"
@@ -726,7 +733,10 @@ _CONSTANT = re.compile(
     r"(?:\bconstants?|常数|常量)(?:\s+(?:term|value|shift|offset))?\s*\$+\s*([A-Za-z])\s*\$+|"
     r"(?:\$+\s*([A-Za-z])\s*\$+|(?<![A-Za-z\\$])([A-Za-z])(?![A-Za-z$]))\s*"
     r"(?:is|be|为|是|表示)\s*(?:a |an |any |some |任意|一个|某个)?\s*"
-    r"(?:real |scalar )?(?:constant|常数|常量)", re.IGNORECASE)
+    r"(?:real |scalar )?(?:constant|常数|常量)|"
+    # "for any $c \in \mathbb{R}$", "对任意 $c\in\mathbb R$": a real number, said of every value
+    r"(?:\bfor\s+(?:any|all|every|each)|任意|对任意|对于任意|对所有)\s*(?:real\s+|scalar\s+)?"
+    r"\$+\s*([A-Za-z])\s*\\in\s*\\mathbb\s*\{?\s*R\s*\}?\s*\$", re.IGNORECASE)
 
 
 def prose_constants(texts: Sequence[str], notation: Notation) -> Notation:
