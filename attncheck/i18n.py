@@ -608,6 +608,8 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     (r"^∞ stands for a limit here, which is not checked$", "这里的 ∞ 表示极限，不做检查"),
     (r"^'=' after a part of an earlier expression was worked out on its own: which expression "
      r"it goes on from, the words say$", "先单独算了前式的一部分之后的 “=”：接着哪个式子，要看文字"),
+    (r"^holds for (\w+) ≠ (\w+): the entry worked out beside \1 seems to be another \(not read "
+     r"as a case\)$", r"在 \1 ≠ \2 时成立：与 \1 并列算出的这一项似乎是另一项（未作为分情况读取）"),
     (r"^holds for (\w) ≠ (\w), which the words before it seem to say \(not read as a case\)$",
      r"在 \1 ≠ \2 时成立，前文似乎是这样说的（未读作分情况）"),
     (r"^(.+) = (.+): two names the note gave no values verify read$",

@@ -1521,3 +1521,76 @@ def test_the_attention_weights_do_not_make_q_the_scores(rhs: str, status: str) -
             "The components of $q$ and $k$ are independent with mean 0 and variance 1.\n\n"
             f"$$\\text{{Var}}[q \\cdot k] = {rhs}$$\n")
     assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\frac{e^{z_i} \\sum_{c=1}^{C} e^{z_c} - e^{z_i} e^{z_j}}{(\\sum_{c=1}^{C} e^{z_c})^2}",
+     "holds"),
+    ("\\frac{0 - e^{z_i} e^{z_j}}{(\\sum_{c=1}^{C} e^{z_c})^2}", "fails")])
+def test_the_dui_shi_frame_names_a_case(rhs: str, status: str) -> None:
+    # "对 $$j=i$$ 时，…": 对…时 names the case as 当…时 does (in the case j = i the second is
+    # wrong: e^{z_i} is not constant in z_i)
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_{c=1}^{C} e^{z_c}}$$\n\n"
+            "对 $$j=i$$ 时，Softmax 函数的偏导数可以展开为：\n\n"
+            "$$\n\\frac{\\partial}{\\partial z_j}\\left( \\frac{e^{z_i}}{\\sum_{c=1}^{C} e^{z_c}}"
+            f" \\right) = {rhs}\n$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+def test_the_label_differentiated_by_the_scores_is_not_judged() -> None:
+    # y is the label of the loss, yet ∂y_i/∂z_j = y_i(1 − y_i): the letter means the output
+    # here (a label does not move with the scores; judging it as one is a false fail)
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_c e^{z_c}}$$\n\n$$L = -\\sum_c y_c \\log(p_c)$$\n\n"
+            "$$\\frac{\\partial y_i}{\\partial z_i} = y_i (1 - y_i)$$\n")
+    assert _claims(text) == ["not-checked"]
+
+
+@pytest.mark.parametrize("result,status", [("-\\sum_{c=1}^{3} y_c \\log(p_c)", "holds"),
+                                           ("-\\log(p_1)", "fails")])
+def test_a_result_said_in_a_sentence_is_a_claim(result: str, status: str) -> None:
+    # "最终的结果为 $$L = …$$" of the L defined before: a claim about it, not a new L that the
+    # display after it would then be checked against
+    text = ("$$p_c = \\frac{e^{z_c}}{\\sum_k e^{z_k}}$$\n\n$$L = -\\sum_{c=1}^{3} y_c \\log(p_c)$$\n\n"
+            "真实标签为第 2 类，$$y = [0,\\,1,\\,0]$$，正确类别位置上的 $$y_c$$ 值为 1，而其它位置为 0。\n\n"
+            "最终的结果为 $$L = -\\log(p_1)$$，公式 1 只是对正确类别位置计算损失值：\n\n"
+            f"$$\n{result} = L\n$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\frac{0 - e^{z_j} e^{z_1}}{(\\sum_{i=1}^d e^{z_i})^2}", "not-checked"),  # j ≠ 1 meant
+    ("\\frac{0 + e^{z_j} e^{z_1}}{(\\sum_{i=1}^d e^{z_i})^2}", "fails")])
+def test_an_entry_worked_out_beside_a_letter(rhs: str, status: str) -> None:
+    # ∂ŷ_j/∂z_1 in a row worked out entry by entry: z_1 is another entry than z_j — true
+    # except where j = 1, which the note's layout rules out without saying so
+    text = ("$$\\hat{y}_j = \\frac{e^{z_j}}{\\sum_{i=1}^d e^{z_i}}$$\n\n"
+            "$$\\frac{\\frac{\\partial}{\\partial z_1}(e^{z_j}) \\cdot \\sum_{i=1}^d e^{z_i} - "
+            "e^{z_j} \\cdot \\frac{\\partial}{\\partial z_1}(\\sum_{i=1}^d e^{z_i})}"
+            f"{{(\\sum_{{i=1}}^d e^{{z_i}})^2}} = {rhs}$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("last,status", [("\\hat{y}_d-(\\hat{y}_d)^2", "holds"),
+                                         ("\\hat{y}_d", "fails")])
+def test_a_written_jacobian_whose_last_index_is_the_notes_letter(last: str, status: str
+                                                                 ) -> None:
+    # ŷ_1 … ⋯ … ŷ_d: the row and column after the dots are the d-th, by the note's own letter
+    text = ("$$\\hat{y}_j = \\frac{e^{z_j}}{\\sum_{i=1}^d e^{z_i}}$$\n\n"
+            "$$\\frac{\\partial \\mathbf{\\hat{y}}}{\\partial \\mathbf{z}}=\\begin{bmatrix}\n"
+            "\\hat{y}_1-(\\hat{y}_1)^2 & -\\hat{y}_1 \\hat{y}_2 & \\cdots & -\\hat{y}_1 \\hat{y}_d \\\\\n"
+            "-\\hat{y}_2 \\hat{y}_1 & \\hat{y}_2-(\\hat{y}_2)^2 & \\cdots & -\\hat{y}_2 \\hat{y}_d \\\\\n"
+            "\\vdots & \\vdots & \\cdots & \\vdots \\\\\n"
+            f"-\\hat{{y}}_d \\hat{{y}}_1 & -\\hat{{y}}_d \\hat{{y}}_2 & \\cdots & {last} \\\\\n"
+            "\\end{bmatrix}$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\alpha_i(\\delta_{ij}-\\alpha_j)", "holds"),
+                                        ("\\alpha_j(1-\\alpha_j)", "fails")])
+def test_attention_weights_are_a_softmax_of_products(rhs: str, status: str) -> None:
+    # α_ij = exp(q_i·k_j/√d)/Σ_l exp(q_i·k_l/√d): α is a softmax's output, its scores no one
+    # letter (q stays the query)
+    text = ("$$\\alpha_{ij} = \\frac{\\exp(q_i \\cdot k_j / \\sqrt{d_k})}"
+            "{\\sum_l \\exp(q_i \\cdot k_l / \\sqrt{d_k})}$$\n\n"
+            f"$$\\frac{{\\partial\\,\\text{{softmax}}(z)_i}}{{\\partial z_j}} = {rhs}$$\n")
+    assert _claims(text) == [status]

@@ -133,6 +133,7 @@ def _softmax_logits(toks: Sequence[Tok], named: bool = True) -> str | None:
     if "FRAC" in kinds or "SLASH" in kinds or "OVER" in kinds:
         # e ^ { z _ i } … SUM … e ^ { z _ j }, or \exp(z_i) … \exp(z_j)
         letters = []
+        compound = 0  # exp(q_i·k_j/√d) … Σ_l exp(q_i·k_l/√d): scores that are no one letter
         for n, t in enumerate(toks):
             if t.kind == "LETTER" and t.value == "e" and n + 1 < len(toks) and \
                     toks[n + 1].kind == "SUP":
@@ -148,7 +149,9 @@ def _softmax_logits(toks: Sequence[Tok], named: bool = True) -> str | None:
                 at = next((m for m in range(n + 1, min(n + 4, len(toks))) if _letter(toks[m])),
                           None)
                 # (exp(q_i · k_j/√d): the scores are q_i·k_j, no one letter's)
-                if at is not None and not _times_another(toks, at):
+                if at is not None and _times_another(toks, at):
+                    compound += 1
+                elif at is not None:
                     letters.append(_letter(toks[at]))
         if len(letters) >= 2 and letters[0] == letters[-1] and "SUM" in kinds:
             return letters[0]
@@ -157,6 +160,8 @@ def _softmax_logits(toks: Sequence[Tok], named: bool = True) -> str | None:
             return letters[0]
         if len(letters) >= 2 and "SUM" in kinds and set(letters) <= set(_INDICES):
             return ""  # e^j/Σ_i e^i: a softmax whose scores the note leaves unnamed
+        if compound >= 2 and not letters and "SUM" in kinds:
+            return ""  # α_ij = exp(q_i·k_j/√d)/Σ_l exp(q_i·k_l/√d): a softmax of products
     return None
 
 
