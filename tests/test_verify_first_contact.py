@@ -1594,3 +1594,16 @@ def test_attention_weights_are_a_softmax_of_products(rhs: str, status: str) -> N
             "{\\sum_l \\exp(q_i \\cdot k_l / \\sqrt{d_k})}$$\n\n"
             f"$$\\frac{{\\partial\\,\\text{{softmax}}(z)_i}}{{\\partial z_j}} = {rhs}$$\n")
     assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("row_end,status", [("m", "not-checked"), ("K", "holds")])
+def test_a_written_jacobian_of_two_sizes_is_not_numbered(row_end: str, status: str) -> None:
+    # rows to m, columns to K: the general layout of a Jacobian, whose size is not one number;
+    # rows and columns both to K: the softmax's square one
+    text = ("$$\\hat{y}_j = \\frac{e^{z_j}}{\\sum_{i=1}^K e^{z_i}}$$\n\n"
+            "$$\\frac{\\partial \\mathbf{\\hat{y}}}{\\partial \\mathbf{z}}=\\begin{bmatrix}\n"
+            "\\frac{\\partial \\hat{y}_1}{\\partial z_1} & \\cdots & "
+            "\\frac{\\partial \\hat{y}_1}{\\partial z_K} \\\\\n\\vdots & \\cdots & \\vdots \\\\\n"
+            f"\\frac{{\\partial \\hat{{y}}_{row_end}}}{{\\partial z_1}} & \\cdots & "
+            f"\\frac{{\\partial \\hat{{y}}_{row_end}}}{{\\partial z_K}} \\\\\n\\end{{bmatrix}}$$\n")
+    assert _claims(text) == [status]

@@ -1083,10 +1083,20 @@ def _at_written_size(side: Expr, other: Expr) -> Expr:
     rows = [list(r.args) if isinstance(r, VectorLiteral) else [r] for r in side.args]
     end = Integer(max(len(rows), max(len(r) for r in rows)) + 1)
     # the last row and column the note writes by its own letter (ŷ_d, y_K): that length too
-    ends = {x for e in side.atoms(Indexed) for x in e.indices
-            if isinstance(x, Symbol) and x != LENGTH and x.name not in _ENTRY_LETTERS
-            and not x.name.startswith("_")}
-    return side.xreplace({LENGTH: end} | ({ends.pop(): end} if len(ends) == 1 else {}))
+    def letters(entries: Sequence[Expr]) -> set[Symbol]:
+        return {x for e in entries for a in e.atoms(Indexed) for x in a.indices
+                if isinstance(x, Symbol) and x != LENGTH}
+
+    # (the corners: the first entry of the last row, the last of the first row, against the
+    # first entry of all)
+    ends = letters([rows[-1][0], rows[0][-1]]) - letters([rows[0][0]])
+    if len(ends) > 1:
+        # ∂ŷ_1/∂z_1 ⋯ ∂ŷ_1/∂z_n ⋮ ∂ŷ_m/∂z_1: rows to m, columns to n — the general layout of a
+        # Jacobian, not the softmax's square one at a size verify could number
+        raise UnsupportedExpression(f"a matrix whose rows and columns end at different letters "
+                                    f"({', '.join(sorted(map(str, ends)))}): its size is not one "
+                                    "number")
+    return side.xreplace({LENGTH: end} | ({ends.pop(): end} if ends else {}))
 
 
 def _variance(notation: Notation | None) -> Expr:
