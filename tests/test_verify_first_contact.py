@@ -1607,3 +1607,11 @@ def test_a_written_jacobian_of_two_sizes_is_not_numbered(row_end: str, status: s
             f"\\frac{{\\partial \\hat{{y}}_{row_end}}}{{\\partial z_1}} & \\cdots & "
             f"\\frac{{\\partial \\hat{{y}}_{row_end}}}{{\\partial z_K}} \\\\\n\\end{{bmatrix}}$$\n")
     assert _claims(text) == [status]
+
+
+# -- batch 37 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [("２", "holds"), ("３", "fails")])
+def test_full_width_digits_and_letters(rhs: str, status: str) -> None:
+    # typed with a Chinese input method: １, Ｗ, ＝ are 1, W, = (one character for one)
+    assert _claims(f"$$\\frac{{d(２Ｗ)}}{{dＷ}} ＝ {rhs}$$\n") == [status]
