@@ -1615,3 +1615,26 @@ def test_a_written_jacobian_of_two_sizes_is_not_numbered(row_end: str, status: s
 def test_full_width_digits_and_letters(rhs: str, status: str) -> None:
     # typed with a Chinese input method: １, Ｗ, ＝ are 1, W, = (one character for one)
     assert _claims(f"$$\\frac{{d(２Ｗ)}}{{dＷ}} ＝ {rhs}$$\n") == [status]
+
+
+@pytest.mark.parametrize("last,status", [("s_m - s_m^2", "holds"), ("s_m", "fails")])
+def test_a_written_matrix_against_diag_minus_outer(last: str, status: str) -> None:
+    # rows elided by a row of \ldots, the last row and column by the note's m: against
+    # diag(s) − sᵀs (row vectors) as against ∂s/∂o
+    text = ("$$s_i = \\frac{e^{o_i}}{\\sum_k e^{o_k}}$$\n\n$$\n"
+            "\\begin{bmatrix} s_1 - s_1^2 & -s_1 s_2 & \\ldots & - s_1 s_m \\\\\n"
+            "-s_2 s_1 & s_2 - s_2^2 & \\ldots & -s_2 s_m \\\\\n"
+            "\\ldots & \\ldots & \\ldots & \\ldots \\\\\n"
+            f"-s_m s_1 & -s_m s_2 & \\ldots & {last} \\end{{bmatrix}} = "
+            "\\text{diag}\\left(\\mathbf{s}\\right) - \\mathbf{s}^{\\top} \\mathbf{s}\n$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("last,status", [("s_m", "holds"), ("s_1", "fails")])
+def test_diag_written_out_to_the_notes_last_letter(last: str, status: str) -> None:
+    # diag(s) writes its m-th entry only in the last corner (the other corners are 0)
+    text = ("$$s_i = \\frac{e^{o_i}}{\\sum_k e^{o_k}}$$\n\n$$\n\\text{diag}\\left(\\mathbf{s}\\right) ="
+            " \\begin{bmatrix} s_1 & 0 & \\ldots & 0 \\\\ 0 & s_2 & \\ldots & 0 \\\\ "
+            "\\ldots & \\ldots & \\ldots & \\ldots \\\\ "
+            f"0 & 0 & \\ldots & {last} \\end{{bmatrix}}\n$$\n")
+    assert _claims(text) == [status]

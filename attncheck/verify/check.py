@@ -1078,7 +1078,8 @@ def _jacobian_entries(side: Expr, other: Expr) -> Expr:
 
 def _at_written_size(side: Expr, other: Expr) -> Expr:
     """The written matrix beside a Jacobian with ⋯ in it: its n at the size the dots imply."""
-    if not (isinstance(other, JacobianOf) and isinstance(side, VectorLiteral) and side.has(DOTS)):
+    if not (isinstance(other, (JacobianOf, EntryMatrix)) and isinstance(side, VectorLiteral)
+            and side.has(DOTS)):
         return side
     rows = [list(r.args) if isinstance(r, VectorLiteral) else [r] for r in side.args]
     end = Integer(max(len(rows), max(len(r) for r in rows)) + 1)
@@ -1087,9 +1088,9 @@ def _at_written_size(side: Expr, other: Expr) -> Expr:
         return {x for e in entries for a in e.atoms(Indexed) for x in a.indices
                 if isinstance(x, Symbol) and x != LENGTH}
 
-    # (the corners: the first entry of the last row, the last of the first row, against the
-    # first entry of all)
-    ends = letters([rows[-1][0], rows[0][-1]]) - letters([rows[0][0]])
+    # (the corners: the last row's first and last entries, the first row's last, against the
+    # first entry of all — diag(s) writes its s_m only in the last)
+    ends = letters([rows[-1][0], rows[-1][-1], rows[0][-1]]) - letters([rows[0][0]])
     if len(ends) > 1:
         # ∂ŷ_1/∂z_1 ⋯ ∂ŷ_1/∂z_n ⋮ ∂ŷ_m/∂z_1: rows to m, columns to n — the general layout of a
         # Jacobian, not the softmax's square one at a size verify could number
