@@ -1638,3 +1638,11 @@ def test_diag_written_out_to_the_notes_last_letter(last: str, status: str) -> No
             "\\ldots & \\ldots & \\ldots & \\ldots \\\\ "
             f"0 & 0 & \\ldots & {last} \\end{{bmatrix}}\n$$\n")
     assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("sign,status", [("-", "holds"), ("+", "fails")])
+def test_an_indicator_whose_subscript_is_an_iverson_bracket(sign: str, status: str) -> None:
+    # \mathbf{1}_{[j=c]}: the bracket already is the condition
+    text = ("$$y_j = \\frac{e^{x_j}}{\\sum_k e^{x_k}}$$\n\n$$L = -\\log y_c$$\n\n"
+            f"$$\\frac{{\\partial L}}{{\\partial x_j}} = y_j {sign} \\mathbf{{1}}_{{[j=c]}}$$\n")
+    assert _claims(text)[-1:] == [status]

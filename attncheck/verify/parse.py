@@ -1258,6 +1258,10 @@ class _Build(Transformer_NonRecursive):
         item = idx.items[0] if len(idx.items) == 1 else None
         if item is not None and len(item) == 3:
             return self._indicator(item[0], item[1], item[2], meta)
+        if item is not None and len(item) == 1 and isinstance(item[0], Expr) and \
+                item[0].atoms(KroneckerDelta) and item[0].free_symbols <= {
+                    s for d in item[0].atoms(KroneckerDelta) for s in d.free_symbols}:
+            return item[0]  # \mathbf{1}_{[j=c]}: the bracket already says it (Iverson's)
         raise ParseProblem("\\mathbb{1}_{…}: expected a condition such as i = j", _where(meta))
 
     def indicator_rel(self, meta: Any, ch: list[Any]) -> Expr:
