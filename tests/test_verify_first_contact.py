@@ -1646,3 +1646,13 @@ def test_an_indicator_whose_subscript_is_an_iverson_bracket(sign: str, status: s
     text = ("$$y_j = \\frac{e^{x_j}}{\\sum_k e^{x_k}}$$\n\n$$L = -\\log y_c$$\n\n"
             f"$$\\frac{{\\partial L}}{{\\partial x_j}} = y_j {sign} \\mathbf{{1}}_{{[j=c]}}$$\n")
     assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("words,status", [("for any scalar $c$", "holds"),
+                                          ("for any $i$", "not-checked")])
+def test_for_any_scalar_c_is_a_constant(words: str, status: str) -> None:
+    # "for any scalar $c$": a real number; "for any $i$" names an index, not a constant
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}}$$\n\n"
+            f"Translation invariance: $\\text{{softmax}}(\\mathbf{{x}} + c) = \\text{{softmax}}(\\mathbf{{x}})$ {words}.\n\n"
+            "$$\\frac{\\exp(x_i + c)}{\\sum_j \\exp(x_j + c)} = \\frac{\\exp(x_i)}{\\sum_j \\exp(x_j)}$$\n")
+    assert _claims(text)[-1:] == [status]

@@ -741,7 +741,10 @@ _CONSTANT = re.compile(
     r"(?:real |scalar )?(?:constant|常数|常量)|"
     # "for any $c \in \mathbb{R}$", "对任意 $c\in\mathbb R$": a real number, said of every value
     r"(?:\bfor\s+(?:any|all|every|each)|任意|对任意|对于任意|对所有)\s*(?:real\s+|scalar\s+)?"
-    r"\$+\s*([A-Za-z])\s*\\in\s*\\mathbb\s*\{?\s*R\s*\}?\s*\$", re.IGNORECASE)
+    r"\$+\s*([A-Za-z])\s*\\in\s*\\mathbb\s*\{?\s*R\s*\}?\s*\$|"
+    # "for any scalar $c$", "for every real number $c$" (not "for any $i$": an index)
+    r"\bfor\s+(?:any|all|every|each)\s+(?:real|scalar)\s+(?:numbers?\s+|values?\s+)?"
+    r"\$+\s*([A-Za-z])\s*\$+", re.IGNORECASE)
 
 
 def prose_constants(texts: Sequence[str], notation: Notation) -> Notation:
