@@ -598,6 +598,8 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     (r"^sums run to different upper limits \((.+)\): one vector length please$",
      r"求和上限不同（\1）：请用同一个向量长度"),
     (r"^a prime on something that is not a function$", "撇号（′）加在了不是函数的量上"),
+    (r"^a/b c: \(a/b\)·c or a/\(b c\)\? the note does not say \(write \\frac\{a\}\{b c\} or "
+     r"\(a/b\) c\)$", r"a/b c：是 (a/b)·c 还是 a/(b c)？笔记没有写明（请写 \\frac{a}{b c} 或 (a/b) c）"),
     (r"^\^\\top of something that is not a vector$", "对不是向量的量取转置（^⊤）"),
     (r"^(.+) — verify did not read what it is in this note, and the step does not hold for "
      r"every value of it$", r"\1：verify 没有读懂它在本笔记中的含义，而此步并非对它的任何取值都成立"),
@@ -606,6 +608,8 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     (r"^∞ stands for a limit here, which is not checked$", "这里的 ∞ 表示极限，不做检查"),
     (r"^'=' after a part of an earlier expression was worked out on its own: which expression "
      r"it goes on from, the words say$", "先单独算了前式的一部分之后的 “=”：接着哪个式子，要看文字"),
+    (r"^holds for (\w+) ≠ (\w+): the entry worked out beside \1 seems to be another \(not read "
+     r"as a case\)$", r"在 \1 ≠ \2 时成立：与 \1 并列算出的这一项似乎是另一项（未作为分情况读取）"),
     (r"^holds for (\w) ≠ (\w), which the words before it seem to say \(not read as a case\)$",
      r"在 \1 ≠ \2 时成立，前文似乎是这样说的（未读作分情况）"),
     (r"^(.+) = (.+): two names the note gave no values verify read$",

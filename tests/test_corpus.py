@@ -141,6 +141,10 @@ BROKEN: dict[tuple[str, int], str] = {
     **{("madsen-thesis-stable-log-softmax", n): r"\mathrm{exp}(x_i - \mathrm{max}(\mathbf{x}))): "
        "one closing parenthesis too many" for n in (27, 28, 29, 41, 42)},
     ("mysteriousl2019-transformer-prove", 11): r"\sum_{i=1}^{d_k}=0: a sum with no summand",
+    ("book-ch-loss-functions-first-principles", 112): r"p_\theta(x_t \mid x_{<t}): a "
+    "conditional density of a sequence's prefix",
+    ("mdx-ai-essentials-sqrt-dk-backprop", 25): "(1 − μ/L)^k: k an iteration count in an "
+    "optimisation bound, read as the note's key vector k",
     ("purepisces-cross-entropy", 28): r"\text{xent.backward}(): a method call",
     ("hexo-softmax-regression-indicator-grad", 24): "y_1, y_2, ..., y_k = softmax(o_1, …): a "
     "list of entries on the left of '='",

@@ -5,6 +5,8 @@ must be rejected (or, where the note's meaning cannot be read, is not judged at 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from attncheck.verify import verify_text
@@ -1422,3 +1424,235 @@ def test_a_bare_name_after_its_entries_is_a_claim() -> None:
 ])
 def test_a_slash_before_a_juxtaposed_product(claim: str, status: str) -> None:
     assert _claims(f"$${claim}$$\n") == [status]
+
+
+def test_the_slash_reason_is_said_in_chinese() -> None:
+    from attncheck.i18n import Words
+
+    r = verify_text("$$(n-1)/n^2[(n-1)+1] = (n-1)/n$$\n", "n.md", numeric=False)
+    note = re.sub(r" \(\d+:\d+\)$", "", r.steps[0].note.removeprefix("not read: "))
+    assert Words("zh").note(note).startswith("a/b c：是 (a/b)·c 还是 a/(b c)？")
+
+
+# -- batch 35 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("law,status", [("\\mathcal{N}(0, I_{d_k})", "holds-given"),
+                                        ("\\mathcal{N}(0, \\sigma^2 I)", "fails")])
+def test_a_standard_multivariate_normal_gives_mean_0_and_variance_1(law: str, status: str
+                                                                     ) -> None:
+    # "Assume $q, k \sim \mathcal{N}(0, I_{d_k})$" (independent): N(0, I) is mean 0, variance 1
+    text = (f"Assume $q, k \\sim {law}$ are independent.\n\n"
+            "$$\\sum_{i=1}^{d_k} \\text{Var}(q_i k_i) = d_k$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("p_i([i{=}j] - p_j)", "holds"),
+                                        ("p_i([i{=}j] - p_i)", "fails")])
+def test_an_iverson_bracket_with_a_braced_relation(rhs: str, status: str) -> None:
+    # [i{=}j]: the braces only set TeX's spacing around the relation
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n"
+            f"$$\\frac{{\\partial p_i}}{{\\partial z_j}} = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+def test_a_layers_error_term_is_a_name() -> None:
+    # δ_2 = (1/B)(p − y): the error of layer 2, defined — not a Kronecker delta missing an index
+    r = verify_text("$$\\delta_2 = \\frac{1}{B}(p_2 - y_2)$$\n", "n.md", numeric=False)
+    assert [(s.kind, s.status.value) for s in r.steps] == [("definition", "definition")]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\mathbf{y} - \\mathbf{t}", "holds-given"),
+                                        ("\\mathbf{y} + \\mathbf{t}", "fails"),
+                                        ("y - t", "holds-given")])
+def test_the_whole_gradient_in_verifys_own_letters(rhs: str, status: str) -> None:
+    # y_i = e^{x_i}/Σ_k e^{x_k} in verify's own letters: ∂L/∂𝐱 is the gradient, entry by entry
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$$\n\n$$L = -\\sum_i t_i \\log y_i$$\n\n"
+            f"The label $t$ is one-hot.\n\n$$\\frac{{\\partial L}}{{\\partial \\mathbf{{x}}}} = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+def test_dy_dx_of_a_scalar_beside_a_softmax_in_verifys_letters() -> None:
+    # y = 1/u in a calculus aside of the same note: dy/dx is a derivative of that scalar, not
+    # softmax's Jacobian
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$$\n\n"
+            "$$\\frac{dy}{dx} = -u^{-2} \\cdot \\frac{du}{dx}$$\n")
+    assert "cannot check: a vector or matrix" not in (verify_text(text, "n.md", numeric=False)
+                                                     .steps[-1].note or "")
+
+
+@pytest.mark.parametrize("rhs,status", [("y_i - t_i", "holds-given"), ("y_i + t_i", "fails")])
+def test_a_numpy_shape_beside_a_formula(rhs: str, status: str) -> None:
+    # \quad (K,): NumPy's shape of a 1-D array, said beside the formula — not a tuple in it
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$$\n\n$$L = -\\sum_i t_i \\log y_i$$\n\n"
+            "The label $t$ is one-hot.\n\n"
+            f"$$\\frac{{\\partial L}}{{\\partial x_i}} = {rhs} \\quad (K,)$$\n")
+    assert _claims(text) == [status]
+
+
+# -- batch 36 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [("p_i(1 - p_i)", "holds"), ("p_i(1 + p_i)", "fails")])
+def test_eulers_e_in_a_worked_softmax_is_not_the_scores(rhs: str, status: str) -> None:
+    # σ(z) = (e^2, e^1, e^0)/(e^2 + e^1 + e^0): the e of e^2 + e^1 is Euler's, never the scores
+    # (read as a softmax of "e" it turned every e^{z_i} of the note into z^{…})
+    text = ("$$\\sigma(z)_i = \\frac{e^{z_i}}{\\sum_{j=1}^{n} e^{z_j}}$$\n\n"
+            "$$\\sigma(z) = \\frac{1}{e^2 + e^1 + e^0}(e^2, e^1, e^0)$$\n\n"
+            "Let $p_i = \\sigma(z)_i$.\n\n"
+            "$$\\frac{\\partial p_i}{\\partial z_i} = \\frac{e^{z_i} \\sum_j e^{z_j} - e^{z_i} "
+            f"\\cdot e^{{z_i}}}}{{(\\sum_j e^{{z_j}})^2}} = {rhs}$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{e^{z_i}}{\\sum_j e^{z_j}}", "holds"),
+                                        ("\\frac{e^{z_i + c}}{\\sum_j e^{z_j}}", "fails")])
+def test_for_any_c_in_the_reals_is_a_constant(rhs: str, status: str) -> None:
+    text = ("$$\\sigma(z)_i = \\frac{e^{z_i}}{\\sum_{j=1}^{n} e^{z_j}}$$\n\n"
+            "**Claim.** $\\sigma(z + c\\mathbf{1}) = \\sigma(z)$ for any $c \\in \\mathbb{R}$.\n\n"
+            f"$$\\frac{{e^{{z_i + c}}}}{{\\sum_j e^{{z_j + c}}}} = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("d_k", "holds-given"), ("d_k^2", "fails")])
+def test_the_attention_weights_do_not_make_q_the_scores(rhs: str, status: str) -> None:
+    # α_ij = exp(q_i·k_j/√d_k)/Σ_l exp(q_i·k_l/√d_k): the scores are q_i·k_j, and q stays the
+    # random query of Var[q·k]
+    text = ("$$\\alpha_{ij} = \\frac{\\exp(q_i \\cdot k_j / \\sqrt{d_k})}"
+            "{\\sum_l \\exp(q_i \\cdot k_l / \\sqrt{d_k})}$$\n\n"
+            "The components of $q$ and $k$ are independent with mean 0 and variance 1.\n\n"
+            f"$$\\text{{Var}}[q \\cdot k] = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\frac{e^{z_i} \\sum_{c=1}^{C} e^{z_c} - e^{z_i} e^{z_j}}{(\\sum_{c=1}^{C} e^{z_c})^2}",
+     "holds"),
+    ("\\frac{0 - e^{z_i} e^{z_j}}{(\\sum_{c=1}^{C} e^{z_c})^2}", "fails")])
+def test_the_dui_shi_frame_names_a_case(rhs: str, status: str) -> None:
+    # "对 $$j=i$$ 时，…": 对…时 names the case as 当…时 does (in the case j = i the second is
+    # wrong: e^{z_i} is not constant in z_i)
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_{c=1}^{C} e^{z_c}}$$\n\n"
+            "对 $$j=i$$ 时，Softmax 函数的偏导数可以展开为：\n\n"
+            "$$\n\\frac{\\partial}{\\partial z_j}\\left( \\frac{e^{z_i}}{\\sum_{c=1}^{C} e^{z_c}}"
+            f" \\right) = {rhs}\n$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+def test_the_label_differentiated_by_the_scores_is_not_judged() -> None:
+    # y is the label of the loss, yet ∂y_i/∂z_j = y_i(1 − y_i): the letter means the output
+    # here (a label does not move with the scores; judging it as one is a false fail)
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_c e^{z_c}}$$\n\n$$L = -\\sum_c y_c \\log(p_c)$$\n\n"
+            "$$\\frac{\\partial y_i}{\\partial z_i} = y_i (1 - y_i)$$\n")
+    assert _claims(text) == ["not-checked"]
+
+
+@pytest.mark.parametrize("result,status", [("-\\sum_{c=1}^{3} y_c \\log(p_c)", "holds"),
+                                           ("-\\log(p_1)", "fails")])
+def test_a_result_said_in_a_sentence_is_a_claim(result: str, status: str) -> None:
+    # "最终的结果为 $$L = …$$" of the L defined before: a claim about it, not a new L that the
+    # display after it would then be checked against
+    text = ("$$p_c = \\frac{e^{z_c}}{\\sum_k e^{z_k}}$$\n\n$$L = -\\sum_{c=1}^{3} y_c \\log(p_c)$$\n\n"
+            "真实标签为第 2 类，$$y = [0,\\,1,\\,0]$$，正确类别位置上的 $$y_c$$ 值为 1，而其它位置为 0。\n\n"
+            "最终的结果为 $$L = -\\log(p_1)$$，公式 1 只是对正确类别位置计算损失值：\n\n"
+            f"$$\n{result} = L\n$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\frac{0 - e^{z_j} e^{z_1}}{(\\sum_{i=1}^d e^{z_i})^2}", "not-checked"),  # j ≠ 1 meant
+    ("\\frac{0 + e^{z_j} e^{z_1}}{(\\sum_{i=1}^d e^{z_i})^2}", "fails")])
+def test_an_entry_worked_out_beside_a_letter(rhs: str, status: str) -> None:
+    # ∂ŷ_j/∂z_1 in a row worked out entry by entry: z_1 is another entry than z_j — true
+    # except where j = 1, which the note's layout rules out without saying so
+    text = ("$$\\hat{y}_j = \\frac{e^{z_j}}{\\sum_{i=1}^d e^{z_i}}$$\n\n"
+            "$$\\frac{\\frac{\\partial}{\\partial z_1}(e^{z_j}) \\cdot \\sum_{i=1}^d e^{z_i} - "
+            "e^{z_j} \\cdot \\frac{\\partial}{\\partial z_1}(\\sum_{i=1}^d e^{z_i})}"
+            f"{{(\\sum_{{i=1}}^d e^{{z_i}})^2}} = {rhs}$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("last,status", [("\\hat{y}_d-(\\hat{y}_d)^2", "holds"),
+                                         ("\\hat{y}_d", "fails")])
+def test_a_written_jacobian_whose_last_index_is_the_notes_letter(last: str, status: str
+                                                                 ) -> None:
+    # ŷ_1 … ⋯ … ŷ_d: the row and column after the dots are the d-th, by the note's own letter
+    text = ("$$\\hat{y}_j = \\frac{e^{z_j}}{\\sum_{i=1}^d e^{z_i}}$$\n\n"
+            "$$\\frac{\\partial \\mathbf{\\hat{y}}}{\\partial \\mathbf{z}}=\\begin{bmatrix}\n"
+            "\\hat{y}_1-(\\hat{y}_1)^2 & -\\hat{y}_1 \\hat{y}_2 & \\cdots & -\\hat{y}_1 \\hat{y}_d \\\\\n"
+            "-\\hat{y}_2 \\hat{y}_1 & \\hat{y}_2-(\\hat{y}_2)^2 & \\cdots & -\\hat{y}_2 \\hat{y}_d \\\\\n"
+            "\\vdots & \\vdots & \\cdots & \\vdots \\\\\n"
+            f"-\\hat{{y}}_d \\hat{{y}}_1 & -\\hat{{y}}_d \\hat{{y}}_2 & \\cdots & {last} \\\\\n"
+            "\\end{bmatrix}$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\alpha_i(\\delta_{ij}-\\alpha_j)", "holds"),
+                                        ("\\alpha_j(1-\\alpha_j)", "fails")])
+def test_attention_weights_are_a_softmax_of_products(rhs: str, status: str) -> None:
+    # α_ij = exp(q_i·k_j/√d)/Σ_l exp(q_i·k_l/√d): α is a softmax's output, its scores no one
+    # letter (q stays the query)
+    text = ("$$\\alpha_{ij} = \\frac{\\exp(q_i \\cdot k_j / \\sqrt{d_k})}"
+            "{\\sum_l \\exp(q_i \\cdot k_l / \\sqrt{d_k})}$$\n\n"
+            f"$$\\frac{{\\partial\\,\\text{{softmax}}(z)_i}}{{\\partial z_j}} = {rhs}$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("row_end,status", [("m", "not-checked"), ("K", "holds")])
+def test_a_written_jacobian_of_two_sizes_is_not_numbered(row_end: str, status: str) -> None:
+    # rows to m, columns to K: the general layout of a Jacobian, whose size is not one number;
+    # rows and columns both to K: the softmax's square one
+    text = ("$$\\hat{y}_j = \\frac{e^{z_j}}{\\sum_{i=1}^K e^{z_i}}$$\n\n"
+            "$$\\frac{\\partial \\mathbf{\\hat{y}}}{\\partial \\mathbf{z}}=\\begin{bmatrix}\n"
+            "\\frac{\\partial \\hat{y}_1}{\\partial z_1} & \\cdots & "
+            "\\frac{\\partial \\hat{y}_1}{\\partial z_K} \\\\\n\\vdots & \\cdots & \\vdots \\\\\n"
+            f"\\frac{{\\partial \\hat{{y}}_{row_end}}}{{\\partial z_1}} & \\cdots & "
+            f"\\frac{{\\partial \\hat{{y}}_{row_end}}}{{\\partial z_K}} \\\\\n\\end{{bmatrix}}$$\n")
+    assert _claims(text) == [status]
+
+
+# -- batch 37 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [("２", "holds"), ("３", "fails")])
+def test_full_width_digits_and_letters(rhs: str, status: str) -> None:
+    # typed with a Chinese input method: １, Ｗ, ＝ are 1, W, = (one character for one)
+    assert _claims(f"$$\\frac{{d(２Ｗ)}}{{dＷ}} ＝ {rhs}$$\n") == [status]
+
+
+@pytest.mark.parametrize("last,status", [("s_m - s_m^2", "holds"), ("s_m", "fails")])
+def test_a_written_matrix_against_diag_minus_outer(last: str, status: str) -> None:
+    # rows elided by a row of \ldots, the last row and column by the note's m: against
+    # diag(s) − sᵀs (row vectors) as against ∂s/∂o
+    text = ("$$s_i = \\frac{e^{o_i}}{\\sum_k e^{o_k}}$$\n\n$$\n"
+            "\\begin{bmatrix} s_1 - s_1^2 & -s_1 s_2 & \\ldots & - s_1 s_m \\\\\n"
+            "-s_2 s_1 & s_2 - s_2^2 & \\ldots & -s_2 s_m \\\\\n"
+            "\\ldots & \\ldots & \\ldots & \\ldots \\\\\n"
+            f"-s_m s_1 & -s_m s_2 & \\ldots & {last} \\end{{bmatrix}} = "
+            "\\text{diag}\\left(\\mathbf{s}\\right) - \\mathbf{s}^{\\top} \\mathbf{s}\n$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("last,status", [("s_m", "holds"), ("s_1", "fails")])
+def test_diag_written_out_to_the_notes_last_letter(last: str, status: str) -> None:
+    # diag(s) writes its m-th entry only in the last corner (the other corners are 0)
+    text = ("$$s_i = \\frac{e^{o_i}}{\\sum_k e^{o_k}}$$\n\n$$\n\\text{diag}\\left(\\mathbf{s}\\right) ="
+            " \\begin{bmatrix} s_1 & 0 & \\ldots & 0 \\\\ 0 & s_2 & \\ldots & 0 \\\\ "
+            "\\ldots & \\ldots & \\ldots & \\ldots \\\\ "
+            f"0 & 0 & \\ldots & {last} \\end{{bmatrix}}\n$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("sign,status", [("-", "holds"), ("+", "fails")])
+def test_an_indicator_whose_subscript_is_an_iverson_bracket(sign: str, status: str) -> None:
+    # \mathbf{1}_{[j=c]}: the bracket already is the condition
+    text = ("$$y_j = \\frac{e^{x_j}}{\\sum_k e^{x_k}}$$\n\n$$L = -\\log y_c$$\n\n"
+            f"$$\\frac{{\\partial L}}{{\\partial x_j}} = y_j {sign} \\mathbf{{1}}_{{[j=c]}}$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("words,status", [("for any scalar $c$", "holds"),
+                                          ("for any $i$", "not-checked")])
+def test_for_any_scalar_c_is_a_constant(words: str, status: str) -> None:
+    # "for any scalar $c$": a real number; "for any $i$" names an index, not a constant
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}}$$\n\n"
+            f"Translation invariance: $\\text{{softmax}}(\\mathbf{{x}} + c) = \\text{{softmax}}(\\mathbf{{x}})$ {words}.\n\n"
+            "$$\\frac{\\exp(x_i + c)}{\\sum_j \\exp(x_j + c)} = \\frac{\\exp(x_i)}{\\sum_j \\exp(x_j)}$$\n")
+    assert _claims(text)[-1:] == [status]

@@ -1054,7 +1054,8 @@ class _Builder:
             return "definition"  # "$Y_{11} = 1, A_{13} = -1$": the values of a worked example
         if self.hidden and n == 0 and not self.current and isinstance(lv, Symbol) and \
                 len(row.relations) == 1 and isinstance(rv, Expr) and rv.free_symbols and \
-                not rv.has(E, Var, Cov):
+                not rv.has(E, Var, Cov) and not (_RESULT_BEFORE.search(lead) and
+                                                 lv.name in self.defined_at):
             # "$X = q_i$, $Y = k_i$" in a sentence: a name given to something, here and on,
             # even where the note used the letter for something else before
             return "definition"
@@ -1271,6 +1272,12 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
     return b.chains
 
 
+#: Words just before an inline formula that make it a result, not a name given: "最终的结果为
+#: $$L = -\log(p_1)$$" of an L the note defined before is a claim about that L.
+_RESULT_BEFORE = re.compile(r"(?:结果为|结果是|得到|可得|即得|\bwe (?:get|obtain|have)|\bgives?|"
+                            r"\byields?|\bhence|\btherefore|\bthus)\s*[:：,，]?\s*$", re.IGNORECASE)
+
+
 #: Words that close a case split: the derivation goes on for every index again.
 _BOTH_CASES = re.compile(r"统一|综上|合并|两种情况|二者|both cases|two cases|combin|together|"
                          r"in general|general form|summar", re.IGNORECASE)
@@ -1443,6 +1450,8 @@ def _case_in(tail: str, parser: Parser) -> tuple[str, Any] | None:
         # parenthesis names the case the display after the colon works out
         labelled = labelled or bool(re.search(r"[(（]\s*$", before) and len(before) <= 60 and
                                     re.match(r"\s*[)）]\s*[:：.。]?\s*$", after))
+        # "对 $$j=i$$ 时，…": the 对…时 frame names a case as 当…时 does
+        labelled = labelled or bool(re.search(r"对\s*$", before) and re.match(r"\s*时", after))
         # "情况二: $i = k$, $l \neq j$": a second condition joined to a labelled one
         joined = last_end >= 0 and re.fullmatch(r"\s*(,|，|、|and|且|和|并且)?\s*",
                                                  tail[last_end:m.start()]) is not None

@@ -421,6 +421,28 @@ def _told_apart(lead: str, residual: Expr, context: str = "") -> tuple[Symbol, S
     return None
 
 
+def _entry_beside_letter(residual: Expr, written: str = "") -> tuple[Expr, Expr] | None:
+    """(j, 1) when ``residual`` vanishes wherever j ≠ 1 (a multiple of δ_{j1}): ∂ŷ_j/∂z_1 =
+    (0 − e^{z_j} e^{z_1})/(Σ)² works out the entry z_1 as another than z_j, one of a row
+    written entry by entry — wrong only where the letter meets the number."""
+    deltas = list(residual.atoms(KroneckerDelta))
+    if len(deltas) != 1 or residual.xreplace({deltas[0]: 0}) != 0:
+        return None
+    ends = {lim[2] for total in residual.atoms(Sum) for lim in total.limits}
+    for letter, number in (deltas[0].args, deltas[0].args[::-1]):
+        # the number: 1, 2, … or the last entry's d (z_d, d where the sums end), never another
+        # index letter or the class a label names
+        if isinstance(letter, Symbol) and letter.name in _ENTRY_LETTERS and (
+                number.is_Integer or number in ends or number == LENGTH and
+                not re.search(rf"_\{{?\s*{number}\b", written)):
+            # (n the vector's length — unless the step writes n as an index itself: z_n)
+            return letter, number
+    return None
+
+
+_ENTRY_LETTERS = ("i", "j", "k", "l", "m", "c")
+
+
 def _splits_a_variance(lhs: Expr, rhs: Expr) -> bool:
     """One side holds Var(Σ …) and the other Σ Var(…): the variance of a sum split."""
     def var_of_sum(e: Expr) -> bool:
@@ -795,6 +817,13 @@ def _softmax(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...
     from derivations.softmax.hypotheses import SoftmaxHypothesis
 
     lhs, rhs = _one_row(lhs, rhs)
+    label = IndexedBase("t")
+    if any(isinstance(d.expr, Indexed) and d.expr.base == label
+           for e in (lhs, rhs) for d in e.atoms(Derivative)):
+        # ∂y_i/∂z_j = y_i(1 − y_i) where the note's y is elsewhere its label: no label moves
+        # with the scores, so here the letter means something else (the output, as once before)
+        raise UnsupportedExpression("the label differentiated by the scores: here its letter "
+                                    "means something else than the label")
     layered = sorted({str(x) for e in (lhs, rhs) for x in e.atoms(Indexed)
                       if str(x.base.label) in SOFTMAX_BASES and any(
                           isinstance(a, Symbol) and a.name[:1].isupper() for a in x.indices)})
@@ -1049,10 +1078,26 @@ def _jacobian_entries(side: Expr, other: Expr) -> Expr:
 
 def _at_written_size(side: Expr, other: Expr) -> Expr:
     """The written matrix beside a Jacobian with ⋯ in it: its n at the size the dots imply."""
-    if not (isinstance(other, JacobianOf) and isinstance(side, VectorLiteral) and side.has(DOTS)):
+    if not (isinstance(other, (JacobianOf, EntryMatrix)) and isinstance(side, VectorLiteral)
+            and side.has(DOTS)):
         return side
     rows = [list(r.args) if isinstance(r, VectorLiteral) else [r] for r in side.args]
-    return side.xreplace({LENGTH: Integer(max(len(rows), max(len(r) for r in rows)) + 1)})
+    end = Integer(max(len(rows), max(len(r) for r in rows)) + 1)
+    # the last row and column the note writes by its own letter (ŷ_d, y_K): that length too
+    def letters(entries: Sequence[Expr]) -> set[Symbol]:
+        return {x for e in entries for a in e.atoms(Indexed) for x in a.indices
+                if isinstance(x, Symbol) and x != LENGTH}
+
+    # (the corners: the last row's first and last entries, the first row's last, against the
+    # first entry of all — diag(s) writes its s_m only in the last)
+    ends = letters([rows[-1][0], rows[-1][-1], rows[0][-1]]) - letters([rows[0][0]])
+    if len(ends) > 1:
+        # ∂ŷ_1/∂z_1 ⋯ ∂ŷ_1/∂z_n ⋮ ∂ŷ_m/∂z_1: rows to m, columns to n — the general layout of a
+        # Jacobian, not the softmax's square one at a size verify could number
+        raise UnsupportedExpression(f"a matrix whose rows and columns end at different letters "
+                                    f"({', '.join(sorted(map(str, ends)))}): its size is not one "
+                                    "number")
+    return side.xreplace({LENGTH: end} | ({ends.pop(): end} if ends else {}))
 
 
 def _variance(notation: Notation | None) -> Expr:
@@ -1406,6 +1451,10 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             # two indices meet, which the words before it seem to rule out (not read as a case)
             return refused(f"holds for {apart[0]} ≠ {apart[1]}, which the words before it seem "
                            "to say (not read as a case)")
+        beside = _entry_beside_letter(residual, step.lhs.source + step.rhs.source)
+        if beside:
+            return refused(f"holds for {beside[0]} ≠ {beside[1]}: the entry worked out beside "
+                           f"{beside[0]} seems to be another (not read as a case)")
         if isinstance(lhs, Symbol) and isinstance(rhs, Symbol) and not (
                 lhs.is_integer or rhs.is_integer):
             # "Z = X for self-attention": one name given as another, neither with a value

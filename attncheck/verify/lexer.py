@@ -897,8 +897,14 @@ def _conditions_after_quads(body: list[Tok]) -> list[Tok]:
     return out
 
 
+#: Full-width digits, letters and relations typed with a Chinese input method (y_i=１, dＷ, ＝):
+#: their ASCII twins, one character for one, so every offset stays where it was.
+_FULL_WIDTH = {c: c - 0xFEE0 for c in [*range(0xFF10, 0xFF1A), *range(0xFF21, 0xFF3B),
+                                        *range(0xFF41, 0xFF5B), 0xFF1C, 0xFF1D, 0xFF1E]}
+
+
 def tokenize(text: str) -> list[Tok]:
     """The tokens of ``text`` (LaTeX math); :class:`LexError` at the first unreadable place."""
-    lx = _Lexer(text)
+    lx = _Lexer(text.translate(_FULL_WIDTH))
     lx.run(0, len(text))
     return _cases_in_braces(_layer_labels(lx.out))

@@ -133,17 +133,26 @@ def _softmax_logits(toks: Sequence[Tok], named: bool = True) -> str | None:
     if "FRAC" in kinds or "SLASH" in kinds or "OVER" in kinds:
         # e ^ { z _ i } … SUM … e ^ { z _ j }, or \exp(z_i) … \exp(z_j)
         letters = []
+        compound = 0  # exp(q_i·k_j/√d) … Σ_l exp(q_i·k_l/√d): scores that are no one letter
         for n, t in enumerate(toks):
             if t.kind == "LETTER" and t.value == "e" and n + 1 < len(toks) and \
                     toks[n + 1].kind == "SUP":
+                # the exponent's letter: e^z or e^{z_i}, e^{-z_i} — not the e of "e^2 + e^1"
                 at = next((m for m in range(n + 2, min(n + 5, len(toks))) if _letter(toks[m])),
                           None)
+                if at is not None and (_letter(toks[at]) == "e" or at > n + 2 and any(
+                        u.kind not in ("LBRACE", "MINUS") for u in toks[n + 2:at])):
+                    at = None
                 if at is not None and not _times_another(toks, at):
                     letters.append(_letter(toks[at]))
             if t.kind == "WORD" and t.value == "exp":
-                nxt = [u for u in toks[n + 1:n + 4] if _letter(u)]
-                if nxt:
-                    letters.append(_letter(nxt[0]))
+                at = next((m for m in range(n + 1, min(n + 4, len(toks))) if _letter(toks[m])),
+                          None)
+                # (exp(q_i · k_j/√d): the scores are q_i·k_j, no one letter's)
+                if at is not None and _times_another(toks, at):
+                    compound += 1
+                elif at is not None:
+                    letters.append(_letter(toks[at]))
         if len(letters) >= 2 and letters[0] == letters[-1] and "SUM" in kinds:
             return letters[0]
         if len(letters) >= 3 and len(set(letters)) == 1 and "PLUS" in kinds:
@@ -151,6 +160,8 @@ def _softmax_logits(toks: Sequence[Tok], named: bool = True) -> str | None:
             return letters[0]
         if len(letters) >= 2 and "SUM" in kinds and set(letters) <= set(_INDICES):
             return ""  # e^j/Σ_i e^i: a softmax whose scores the note leaves unnamed
+        if compound >= 2 and not letters and "SUM" in kinds:
+            return ""  # α_ij = exp(q_i·k_j/√d)/Σ_l exp(q_i·k_l/√d): a softmax of products
     return None
 
 
@@ -374,7 +385,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         more_logits = {z for block in rows for r in block for p in r.pieces if p
                        for z in [_softmax_logits(p.toks)] if z}
         if output == "sigma":
-            more_logits |= _all_inside_sigma(rows)
+            # (σ_i(δ_ij − σ_j) is σ_i times a bracket; e in σ(e^2, …) Euler's: no scores)
+            more_logits |= _all_inside_sigma(rows) - {"e", "delta"}
         logits = logits or next(iter(sorted(more_logits)), None)
     if output is not None and output != "y":
         rename[output] = "y"
@@ -458,7 +470,9 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                     sample_loss=len({n[1] for n in losses}) == 2,
                     lone_jacobian=lone if output is None and logits in (None, lone and lone[1])
                     else None,
-                    constants=frozenset(shifts - set(families) - set(rename)))
+                    constants=frozenset(shifts - set(families) - set(rename)),
+                    softmax_in_conventions=(output, logits) == ("y", "x") and
+                    "x" not in rename and "y" not in rename)
 
 
 #: Words between two formulas that make them two names of one thing ("$a^{[L]}$，即 $\hat y$",
@@ -724,7 +738,13 @@ _CONSTANT = re.compile(
     r"(?:\bconstants?|常数|常量)(?:\s+(?:term|value|shift|offset))?\s*\$+\s*([A-Za-z])\s*\$+|"
     r"(?:\$+\s*([A-Za-z])\s*\$+|(?<![A-Za-z\\$])([A-Za-z])(?![A-Za-z$]))\s*"
     r"(?:is|be|为|是|表示)\s*(?:a |an |any |some |任意|一个|某个)?\s*"
-    r"(?:real |scalar )?(?:constant|常数|常量)", re.IGNORECASE)
+    r"(?:real |scalar )?(?:constant|常数|常量)|"
+    # "for any $c \in \mathbb{R}$", "对任意 $c\in\mathbb R$": a real number, said of every value
+    r"(?:\bfor\s+(?:any|all|every|each)|任意|对任意|对于任意|对所有)\s*(?:real\s+|scalar\s+)?"
+    r"\$+\s*([A-Za-z])\s*\\in\s*\\mathbb\s*\{?\s*R\s*\}?\s*\$|"
+    # "for any scalar $c$", "for every real number $c$" (not "for any $i$": an index)
+    r"\bfor\s+(?:any|all|every|each)\s+(?:real|scalar)\s+(?:numbers?\s+|values?\s+)?"
+    r"\$+\s*([A-Za-z])\s*\$+", re.IGNORECASE)
 
 
 def prose_constants(texts: Sequence[str], notation: Notation) -> Notation:

@@ -308,6 +308,9 @@ class Notation:
     #: the note writes its weights w_{dk} with the input's index first (z_k = Σ_d w_{dk} x_d):
     #: W_{kd} of the conventions is its w_{dk} (see notation.linear_layer)
     layer_in_first: bool = False
+    #: the note defines a softmax in verify's own letters (y_i = e^{x_i}/Σ_k e^{x_k}): y and x
+    #: alone are then its whole output and scores, as a renamed p and z would be
+    softmax_in_conventions: bool = False
 
     def spread_symbol(self) -> Expr:
         """σ as the parser reads it: a positive parameter, or its value when the note
@@ -494,6 +497,21 @@ def _entries_of_sigma(toks: Sequence[Tok]) -> list[Tok]:
     return out
 
 
+def _bare_relations(toks: Sequence[Tok]) -> list[Tok]:
+    """``[i{=}j]``: braces around a lone relation only set TeX's spacing — the relation."""
+    out: list[Tok] = []
+    n = 0
+    while n < len(toks):
+        if toks[n].kind == "LBRACE" and n + 2 < len(toks) and toks[n + 1].kind == "REL" and \
+                toks[n + 2].kind == "RBRACE":
+            out.append(toks[n + 1])
+            n += 3
+            continue
+        out.append(toks[n])
+        n += 1
+    return out
+
+
 def prepare(toks: Sequence[Tok]) -> list[Tok]:
     """Tokens as the grammar wants them: E( and D( are operators, commentary goes.
 
@@ -504,7 +522,7 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
         raise ParseProblem(f"an expression of {len(toks)} tokens (limit {MAX_TOKENS})",
                            toks[0].start)
     toks = _products_of_sums(_sums_as_names(_entries_of_sigma(_indexed_exponents(
-        _indicators_of_letters(toks)))))
+        _indicators_of_letters(_bare_relations(toks))))))
     skip: set[int] = set()
     out: list[Tok] = []
     open_bars: list[str] = []
@@ -1240,6 +1258,10 @@ class _Build(Transformer_NonRecursive):
         item = idx.items[0] if len(idx.items) == 1 else None
         if item is not None and len(item) == 3:
             return self._indicator(item[0], item[1], item[2], meta)
+        if item is not None and len(item) == 1 and isinstance(item[0], Expr) and \
+                item[0].atoms(KroneckerDelta) and item[0].free_symbols <= {
+                    s for d in item[0].atoms(KroneckerDelta) for s in d.free_symbols}:
+            return item[0]  # \mathbf{1}_{[j=c]}: the bracket already says it (Iverson's)
         raise ParseProblem("\\mathbb{1}_{…}: expected a condition such as i = j", _where(meta))
 
     def indicator_rel(self, meta: Any, ch: list[Any]) -> Expr:
@@ -1383,8 +1405,9 @@ class _Build(Transformer_NonRecursive):
                 raise ParseProblem("softmax(x)_i takes one index", where)
             return base.entry.xreplace({ROW: indices[0]})
         if isinstance(base, _Fn):
-            if base.name == "delta" and len(indices) == 1 and not idx.text.isdigit():
-                return base.coeff * IndexedBase("δ")[indices[0]]  # δ_i: backprop's error term
+            if base.name == "delta" and len(indices) == 1:
+                # δ_i, δ_2: backprop's error term (of unit i, of layer 2), a name
+                return base.coeff * IndexedBase("δ")[indices[0]]
             if base.name == "delta":
                 if len(indices) != 2:
                     raise ParseProblem("Kronecker's delta takes two indices, as in \\delta_{ij}",
@@ -1695,7 +1718,7 @@ class _Build(Transformer_NonRecursive):
     def _scores_named(self) -> bool:
         """The note names softmax's scores and output with letters of its own (z → x, p → y):
         then z alone is the whole scores vector, p the whole output."""
-        return {"x", "y"} <= set(self.n.rename.values())
+        return {"x", "y"} <= set(self.n.rename.values()) or self.n.softmax_in_conventions
 
     def _by_whole_scores(self, f: Any) -> bool:
         """∂f/∂z with z the note's whole scores: f a quantity of softmax's (the loss, written
@@ -1714,7 +1737,7 @@ class _Build(Transformer_NonRecursive):
         if isinstance(t, _Vector) and self._whole(t) and not t.transposed:
             return t.coeff * IndexedBase(t.name)[ROW]
         if isinstance(t, Symbol) and t.name in ("y", "t") and self._scores_named() and \
-                t.name in self.n.rename.values():
+                (t.name in self.n.rename.values() or self.n.softmax_in_conventions):
             return IndexedBase(t.name)[ROW]
         return None
 
@@ -1916,8 +1939,11 @@ class _Build(Transformer_NonRecursive):
         if isinstance(top, _Vector) and top.coeff == 1 and isinstance(bottom, _Vector) and \
                 bottom.coeff == 1 and not top.transposed and not bottom.transposed:
             return JacobianOf(Symbol(top.name), Symbol(bottom.name))  # ∂y/∂x, whole vectors
-        if top == Symbol("y") and bottom == Symbol("x") and self._scores_named():
+        if top == Symbol("y") and bottom == Symbol("x") and \
+                {"x", "y"} <= set(self.n.rename.values()):
             # ∂p/∂z unbolded, p and z the note's softmax output and scores: the whole vectors
+            # (only letters renamed: a note in verify's own letters may write dy/dx of a
+            # scalar y = 1/u beside its softmax)
             return JacobianOf(top, bottom)
         f = self.v(top, meta, "under a derivative")
         if x == Symbol("x") and not isinstance(top, _Vector) and self._by_whole_scores(f):
@@ -2532,9 +2558,8 @@ def _slash_then_juxtaposed(tree: Any) -> None:
             isinstance(first, Tree) and first.data in ("letter", "greek", "subscript",
                                                        "superscript")
         if not called:
-            where = getattr(node.meta, "start_pos", 0) if not node.meta.empty else 0
             raise ParseProblem("a/b c: (a/b)·c or a/(b c)? the note does not say (write "
-                               "\\frac{a}{b c} or (a/b) c)", where)
+                               "\\frac{a}{b c} or (a/b) c)", _where(node.meta))
 
 
 def _column_products(toks: Sequence[Tok]) -> bool:

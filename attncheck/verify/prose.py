@@ -57,7 +57,11 @@ _VAR1 = re.compile(
 _STD_NORMAL = re.compile(
     r"标准(?:多元|多维)?正态|標準(?:多元|多維)?正態|標準常態|标准高斯|標準高斯|"
     r"\b(?:standard|unit)[- ](?:multivariate |multi-variate )?(?:normal|gaussian)\b|N\s*\(\s*0\s*,\s*1\s*\)|"
-    r"\\mathcal\s*\{?\s*N\s*\}?\s*\(\s*0\s*,\s*1\s*\)", re.I)
+    r"\\mathcal\s*\{?\s*N\s*\}?\s*\(\s*0\s*,\s*1\s*\)|"
+    # N(0, I_{d_k}), \mathcal{N}(\mathbf{0}, \mathbf{I}): mean 0, identity covariance
+    r"(?:\\mathcal\s*\{?\s*N\s*\}?|\bN)\s*\(\s*(?:\\(?:mathbf|boldsymbol|vec)\s*\{?\s*)?0\s*\}?\s*,"
+    r"\s*(?:\\(?:mathbf|boldsymbol|mathrm|mathbb)\s*\{?\s*)?I\s*\}?\s*(?:_\s*\{?[\w\\ ]{1,8}\}?)?\s*\)",
+    re.I)
 _NORMAL = re.compile(r"正态分布|高斯分布|\bnormal(?:ly)? distribut|\bgaussian\b|\\mathcal\s*\{?\s*N", re.I)
 _NEGATED = re.compile(r"不独立|不獨立|不是独立|不是獨立|not independent|dependent on|非独立|不一定独立|"
                       r"not (?:necessarily )?(?:zero|0)|不为0|不为零|非零", re.I)

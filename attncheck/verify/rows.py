@@ -463,10 +463,14 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
 
 
 def _is_shape(toks: Sequence[Tok]) -> bool:
-    r"""``N_o \times N_o``, ``C{\times}d``: a matrix's shape — sizes joined by ×, nothing else."""
+    r"""``N_o \times N_o``, ``C{\times}d``: a matrix's shape — sizes joined by ×, nothing else;
+    or NumPy's ``(K,)``, ``(d_{\text{in}},)``: one size and a trailing comma."""
     kinds = [t.kind for t in toks if t.kind not in ("LBRACE", "RBRACE")]
+    sizes = ("LETTER", "NUMBER", "SUB", "TEXT")
+    if len(kinds) >= 2 and kinds[-1] == "COMMA" and kinds[0] in ("LETTER", "NUMBER"):
+        return all(k in sizes for k in kinds[:-1])
     return "TIMES" in kinds and kinds[0] != "TIMES" and kinds[-1] != "TIMES" and \
-        all(k in ("LETTER", "NUMBER", "SUB", "TIMES") for k in kinds)
+        all(k in sizes + ("TIMES",) for k in kinds)
 
 
 def _words(toks: Sequence[Tok]) -> str:
