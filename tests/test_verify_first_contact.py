@@ -1656,3 +1656,15 @@ def test_for_any_scalar_c_is_a_constant(words: str, status: str) -> None:
             f"Translation invariance: $\\text{{softmax}}(\\mathbf{{x}} + c) = \\text{{softmax}}(\\mathbf{{x}})$ {words}.\n\n"
             "$$\\frac{\\exp(x_i + c)}{\\sum_j \\exp(x_j + c)} = \\frac{\\exp(x_i)}{\\sum_j \\exp(x_j)}$$\n")
     assert _claims(text)[-1:] == [status]
+
+
+# -- batch 38 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("said,status", [("$g_i = 2$ for $i = t$ and 0 otherwise", "not-checked"),
+                                         ("$g_i = 2$ for every entry", "holds")])
+def test_an_inline_definition_said_for_one_case(said: str, status: str) -> None:
+    # "$\bar y_i = -1/y_t$ for $i = t$ and 0 otherwise": the value of one entry, not of every
+    # g_j (read for all of them it made a true step fail and could make a wrong one hold)
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$$\n\n"
+            f"Here {said}.\n\n$$g_j y_j = 2 y_j$$\n")
+    assert _claims(text)[-1:] == [status]

@@ -2037,8 +2037,15 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
             here = lead
             if not e.display and paragraph is not None and \
                     paragraph.start <= e.start <= paragraph.start + len(paragraph.text):
-                # inline math: the words of its paragraph before it lead in, not those after
+                # inline math: the words of its paragraph before it lead in, not those after —
+                # but for a case said right after it ("$\bar y_i = -1/y_t$ for $i = t$ and 0
+                # otherwise"): what it says holds in that case only
                 here = paragraph.text[:e.start - paragraph.start].rstrip("$ \n")[-400:]
+                at = paragraph.text.find(e.text, max(0, e.start - paragraph.start - 2))
+                said = _CASE_AFTER_INLINE.match(paragraph.text[at + len(e.text):][:80]) \
+                    if at >= 0 else None
+                if said:
+                    here += _case_words(said)
             if e.display and paragraph is not None and \
                     paragraph.start <= e.start <= paragraph.start + len(paragraph.text):
                 # "\\[ ∂a_j/∂z_i = −a_j a_i \\] where $j \neq i$.": the case said after it
@@ -2099,6 +2106,10 @@ _PROOF = re.compile(r"\W*(?:proof|证明|證明)\b", re.IGNORECASE)
 _CASE_AFTER_DISPLAY = re.compile(r"\$*[ \t]*[,.，]?[ \t]*(?:where|for|with)\s*\$\s*"
                                  r"([a-z]\s*(?:\\neq?|≠|\\not\s*=)\s*\{?[a-z]\}?)\s*\$"
                                  r"(?!\s*(?:时|:|：|,\s*we))", re.IGNORECASE)
+
+
+_CASE_AFTER_INLINE = re.compile(r"\$*[ \t]*[,，]?[ \t]*(?:for|if|when|当|若)\s*\$\s*"
+                                r"([a-z]\s*(?:=|\\neq?|≠|\\not\s*=)\s*\{?[a-z]\}?)\s*\$", re.IGNORECASE)
 
 
 def _correct_class(events: Sequence[Any]) -> str | None:
