@@ -1668,3 +1668,22 @@ def test_an_inline_definition_said_for_one_case(said: str, status: str) -> None:
     text = ("$$y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$$\n\n"
             f"Here {said}.\n\n$$g_j y_j = 2 y_j$$\n")
     assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("case,status", [("i=j", "holds"), ("i\\neq j", "fails")])
+def test_a_case_said_at_the_head_of_its_row(case: str, status: str) -> None:
+    # & 1)当i=j时，∂S_i/∂f_j = ∂S_i/∂f_i: the case of the very row it begins
+    text = ("$$S_i = \\frac{e^{f_i}}{\\sum_k e^{f_k}}$$\n\n$$\n\\begin{flalign}\n"
+            f"& 1)当{case}时，\n\\frac{{\\partial S_i}}{{\\partial f_j}}=\\frac{{\\partial S_i}}{{\\partial f_i}}\n"
+            "\\end{flalign}\n$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("weight,rhs,status", [("W", "3 W", "not-checked"), ("w", "3 w", "holds"),
+                                               ("w", "6 w", "fails")])
+def test_a_variable_written_in_two_cases(weight: str, rhs: str, status: str) -> None:
+    # loss = C + λ/2 ‖W‖², then ∂loss/∂w = ∂C/∂w + λW: w and W one weight, or two? not judged
+    # (read as two, ∂loss/∂w = 0 and a true step failed)
+    text = (f"$$\\text{{loss}} = \\frac{{3}}{{2}} {weight}^2$$\n\n"
+            f"$$\\frac{{\\partial\\, \\text{{loss}}}}{{\\partial w}} = {rhs}$$\n")
+    assert _claims(text)[-1:] == [status]
