@@ -1687,3 +1687,12 @@ def test_a_variable_written_in_two_cases(weight: str, rhs: str, status: str) -> 
     text = (f"$$\\text{{loss}} = \\frac{{3}}{{2}} {weight}^2$$\n\n"
             f"$$\\frac{{\\partial\\, \\text{{loss}}}}{{\\partial w}} = {rhs}$$\n")
     assert _claims(text)[-1:] == [status]
+
+
+def test_a_loss_beside_the_notes_own_l_keeps_its_letter() -> None:
+    # C = −Σ_{j=1}^{L} Y_j ln S_j: the note's L counts the classes, so its loss C is not
+    # renamed into L (read as L, "C = …" became a claim that failed while the numbers agreed)
+    text = ("$$S_j = \\frac{e^{f_j}}{\\sum_{k=1}^{L} e^{f_k}}$$\n\n"
+            "$$C = -\\sum_{j=1}^{L} (Y_{j} \\ln S_{j})$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["definition", "definition"]
