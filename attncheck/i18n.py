@@ -598,6 +598,12 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     (r"^sums run to different upper limits \((.+)\): one vector length please$",
      r"求和上限不同（\1）：请用同一个向量长度"),
     (r"^a prime on something that is not a function$", "撇号（′）加在了不是函数的量上"),
+    (r"^∂/∂(\w) beside (\w): one letter written in two cases, or two quantities\? \(not judged\)$",
+     r"对 \1 求导，旁边却写着 \2：同一个字母的大小写，还是两个量？（不作判断）"),
+    (r"^the label differentiated by the scores: here its letter means something else than the "
+     r"label$", "对分数求导的是标签：这里这个字母指的不是标签"),
+    (r"^a matrix whose rows and columns end at different letters \((.+)\): its size is not one "
+     r"number$", r"矩阵的行和列止于不同的字母（\1）：它的大小不是一个数"),
     (r"^a/b c: \(a/b\)·c or a/\(b c\)\? the note does not say \(write \\frac\{a\}\{b c\} or "
      r"\(a/b\) c\)$", r"a/b c：是 (a/b)·c 还是 a/(b c)？笔记没有写明（请写 \\frac{a}{b c} 或 (a/b) c）"),
     (r"^\^\\top of something that is not a vector$", "对不是向量的量取转置（^⊤）"),

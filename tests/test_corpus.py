@@ -141,6 +141,13 @@ BROKEN: dict[tuple[str, int], str] = {
     **{("madsen-thesis-stable-log-softmax", n): r"\mathrm{exp}(x_i - \mathrm{max}(\mathbf{x}))): "
        "one closing parenthesis too many" for n in (27, 28, 29, 41, 42)},
     ("mysteriousl2019-transformer-prove", 11): r"\sum_{i=1}^{d_k}=0: a sum with no summand",
+    ("course-appendix-b-softmax-vjp-ce", 39): r"\term{inner}{…}: the site's glossary macro",
+    **{("mnist-flalign-softmax-ce-weight-decay", n): r"-C.sum(): a method call (NumPy)"
+       for n in (34, 35)},
+    ("mnist-flalign-softmax-ce-weight-decay", 90): r"\begin{pmatrix} e^{f_1}, & …: a row whose "
+    "entries end in commas",
+    ("mnist-flalign-softmax-ce-weight-decay", 164): r"\Delta_i = 1, i = j … 0, i \neq j: a "
+    "definition by cases written without cases, across rows",
     ("book-ch-loss-functions-first-principles", 112): r"p_\theta(x_t \mid x_{<t}): a "
     "conditional density of a sequence's prefix",
     ("mdx-ai-essentials-sqrt-dk-backprop", 25): "(1 − μ/L)^k: k an iteration count in an "

@@ -1656,3 +1656,43 @@ def test_for_any_scalar_c_is_a_constant(words: str, status: str) -> None:
             f"Translation invariance: $\\text{{softmax}}(\\mathbf{{x}} + c) = \\text{{softmax}}(\\mathbf{{x}})$ {words}.\n\n"
             "$$\\frac{\\exp(x_i + c)}{\\sum_j \\exp(x_j + c)} = \\frac{\\exp(x_i)}{\\sum_j \\exp(x_j)}$$\n")
     assert _claims(text)[-1:] == [status]
+
+
+# -- batch 38 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("said,status", [("$g_i = 2$ for $i = t$ and 0 otherwise", "not-checked"),
+                                         ("$g_i = 2$ for every entry", "holds")])
+def test_an_inline_definition_said_for_one_case(said: str, status: str) -> None:
+    # "$\bar y_i = -1/y_t$ for $i = t$ and 0 otherwise": the value of one entry, not of every
+    # g_j (read for all of them it made a true step fail and could make a wrong one hold)
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$$\n\n"
+            f"Here {said}.\n\n$$g_j y_j = 2 y_j$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("case,status", [("i=j", "holds"), ("i\\neq j", "fails")])
+def test_a_case_said_at_the_head_of_its_row(case: str, status: str) -> None:
+    # & 1)当i=j时，∂S_i/∂f_j = ∂S_i/∂f_i: the case of the very row it begins
+    text = ("$$S_i = \\frac{e^{f_i}}{\\sum_k e^{f_k}}$$\n\n$$\n\\begin{flalign}\n"
+            f"& 1)当{case}时，\n\\frac{{\\partial S_i}}{{\\partial f_j}}=\\frac{{\\partial S_i}}{{\\partial f_i}}\n"
+            "\\end{flalign}\n$$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("weight,rhs,status", [("W", "3 W", "not-checked"), ("w", "3 w", "holds"),
+                                               ("w", "6 w", "fails")])
+def test_a_variable_written_in_two_cases(weight: str, rhs: str, status: str) -> None:
+    # loss = C + λ/2 ‖W‖², then ∂loss/∂w = ∂C/∂w + λW: w and W one weight, or two? not judged
+    # (read as two, ∂loss/∂w = 0 and a true step failed)
+    text = (f"$$\\text{{loss}} = \\frac{{3}}{{2}} {weight}^2$$\n\n"
+            f"$$\\frac{{\\partial\\, \\text{{loss}}}}{{\\partial w}} = {rhs}$$\n")
+    assert _claims(text)[-1:] == [status]
+
+
+def test_a_loss_beside_the_notes_own_l_keeps_its_letter() -> None:
+    # C = −Σ_{j=1}^{L} Y_j ln S_j: the note's L counts the classes, so its loss C is not
+    # renamed into L (read as L, "C = …" became a claim that failed while the numbers agreed)
+    text = ("$$S_j = \\frac{e^{f_j}}{\\sum_{k=1}^{L} e^{f_k}}$$\n\n"
+            "$$C = -\\sum_{j=1}^{L} (Y_{j} \\ln S_{j})$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["definition", "definition"]

@@ -758,9 +758,13 @@ class _Builder:
     def _row(self, block: Math, row: Row, lead_words: str) -> None:
         lead = " ".join(x for x in (row.lead, lead_words) if x)
         cond_text, cond_value = "", None
+        named = lead_condition(row.lead, self.parser) if row.lead and row.condition is None \
+            else None
         if row.condition is not None:
             cond_text = " ".join(block.text[row.condition.start:row.condition.end].split())
             cond_value = _condition_value(row.condition, self.parser)
+        elif named is not None:  # 1)当i=j时，∂S_i/∂f_j = …: the case said at the row's head
+            cond_text, cond_value = named
         elif self.current_condition is not None:  # "Case 1: $i = j$" in the prose before
             cond_text, cond_value = self.current_condition
         pieces = list(row.pieces)

@@ -421,6 +421,19 @@ def _told_apart(lead: str, residual: Expr, context: str = "") -> tuple[Symbol, S
     return None
 
 
+def _both_cases_of_a_variable(lhs: Expr, rhs: Expr) -> str:
+    """The letter of a variable differentiated by (w) when the step also writes it in the
+    other case (W) and never as itself outside the derivatives' variables, else ""."""
+    sides = (lhs, rhs)  # (each side apart: ∂C/∂w may cancel in lhs − rhs)
+    derivatives = [d for e in sides for d in e.atoms(Derivative)]
+    by = {v.name for d in derivatives for v, _ in d.variable_count
+          if isinstance(v, Symbol) and len(v.name) == 1}
+    names = {s.name for e in sides for s in e.free_symbols if isinstance(s, Symbol)} | \
+        {str(x.base.label) for e in sides for x in e.atoms(Indexed)}
+    bodies = {s.name for d in derivatives for s in d.expr.free_symbols if isinstance(s, Symbol)}
+    return next((v for v in sorted(by) if v.swapcase() in names and v not in bodies), "")
+
+
 def _entry_beside_letter(residual: Expr, written: str = "") -> tuple[Expr, Expr] | None:
     """(j, 1) when ``residual`` vanishes wherever j ≠ 1 (a multiple of δ_{j1}): ∂ŷ_j/∂z_1 =
     (0 − e^{z_j} e^{z_1})/(Σ)² works out the entry z_1 as another than z_j, one of a row
@@ -1451,6 +1464,11 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             # two indices meet, which the words before it seem to rule out (not read as a case)
             return refused(f"holds for {apart[0]} ≠ {apart[1]}, which the words before it seem "
                            "to say (not read as a case)")
+        cased = _both_cases_of_a_variable(lhs, rhs)
+        if cased:
+            # ∂loss/∂w = ∂C/∂w + λW with loss = C + λ/2‖W‖²: w and W one weight in two cases
+            return refused(f"∂/∂{cased} beside {cased.swapcase()}: one letter written in two "
+                           "cases, or two quantities? (not judged)")
         beside = _entry_beside_letter(residual, step.lhs.source + step.rhs.source)
         if beside:
             return refused(f"holds for {beside[0]} ≠ {beside[1]}: the entry worked out beside "
@@ -2037,8 +2055,15 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
             here = lead
             if not e.display and paragraph is not None and \
                     paragraph.start <= e.start <= paragraph.start + len(paragraph.text):
-                # inline math: the words of its paragraph before it lead in, not those after
+                # inline math: the words of its paragraph before it lead in, not those after —
+                # but for a case said right after it ("$\bar y_i = -1/y_t$ for $i = t$ and 0
+                # otherwise"): what it says holds in that case only
                 here = paragraph.text[:e.start - paragraph.start].rstrip("$ \n")[-400:]
+                at = paragraph.text.find(e.text, max(0, e.start - paragraph.start - 2))
+                said = _CASE_AFTER_INLINE.match(paragraph.text[at + len(e.text):][:80]) \
+                    if at >= 0 else None
+                if said:
+                    here += _case_words(said)
             if e.display and paragraph is not None and \
                     paragraph.start <= e.start <= paragraph.start + len(paragraph.text):
                 # "\\[ ∂a_j/∂z_i = −a_j a_i \\] where $j \neq i$.": the case said after it
@@ -2099,6 +2124,10 @@ _PROOF = re.compile(r"\W*(?:proof|证明|證明)\b", re.IGNORECASE)
 _CASE_AFTER_DISPLAY = re.compile(r"\$*[ \t]*[,.，]?[ \t]*(?:where|for|with)\s*\$\s*"
                                  r"([a-z]\s*(?:\\neq?|≠|\\not\s*=)\s*\{?[a-z]\}?)\s*\$"
                                  r"(?!\s*(?:时|:|：|,\s*we))", re.IGNORECASE)
+
+
+_CASE_AFTER_INLINE = re.compile(r"\$*[ \t]*[,，]?[ \t]*(?:for|if|when|当|若)\s*\$\s*"
+                                r"([a-z]\s*(?:=|\\neq?|≠|\\not\s*=)\s*\{?[a-z]\}?)\s*\$", re.IGNORECASE)
 
 
 def _correct_class(events: Sequence[Any]) -> str | None:

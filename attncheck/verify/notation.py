@@ -415,7 +415,9 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         if target.isupper() and low in indexed and low not in rename and \
                 low not in (output, logits) and low not in aliases:
             rename[low] = "t"  # L = −Σ Y_ik log P_ik, then y_c = 1: one sample's row of Y
-    if loss is not None:
+    if loss is not None and (loss == "L" or not _sums_to(rows, "L")):
+        # (C = −Σ_{j=1}^{L} Y_j ln S_j: the note's own L counts the classes — its loss C is
+        # not renamed into that letter)
         rename[loss] = "L"
     if output is not None and "y" not in rename and output != "y" and target != "y" and \
             "y" in indexed:
@@ -917,6 +919,11 @@ def _differentiated_softmax(rows: Sequence[Sequence[Row]], defined: set[str]
                             w not in defined:
                         seen[w, z] += 1  # type: ignore[index]
     return seen.most_common(1)[0][0] if seen else None
+
+
+def _sums_to(rows: Sequence[Sequence[Row]], letter: str) -> bool:
+    """Whether a sum of the note runs to ``letter`` (Σ_{j=1}^{L}: L counts its terms)."""
+    return any(_limit_text(toks, sup + 1) == letter for toks, sup in _limited_sums(rows))
 
 
 def _lists_itself(name: str, pieces: Sequence[Any]) -> bool:

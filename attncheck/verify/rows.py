@@ -336,6 +336,16 @@ def _leading_text(toks: list[Tok]) -> tuple[str, list[Tok]]:
         # (1)当i=j时 \\: the row's number in a list of cases, then its words
         words.append(f"({toks[1].value})")
         toks = toks[3:]
+    elif len(toks) >= 3 and [t.kind for t in toks[:3]] == ["NUMBER", "RPAR", "TEXT"]:
+        words.append(f"({toks[0].value})")  # 1)当i=j时，…
+        toks = toks[2:]
+    if len(toks) > 5 and toks[0].kind == "TEXT" and re.fullmatch(r"当|若|如果", toks[0].note.strip()) \
+            and [t.kind for t in toks[1:5]] == ["LETTER", "REL", "LETTER", "TEXT"] and \
+            re.match(r"时", toks[4].note.strip()) and toks[2].value in ("=", "≠"):
+        # 1)当i=j时，∂S_i/∂f_j = …: the case, said at the head of the row it labels (a row of
+        # the label alone, (1)当i=j时 \\, is the case of the rows after it: left as it is)
+        words.append(f"当 ${toks[1].value} {toks[2].value} {toks[3].value}$ {toks[4].note.strip()}")
+        toks = toks[5:]
     while toks and toks[0].kind == "TEXT":
         if len(toks) > 1 and toks[1].kind in ("REL", "SUB") and re.fullmatch(
                 r"[A-Za-z][A-Za-z \\_]{0,60}", toks[0].note.strip()):
