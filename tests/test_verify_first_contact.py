@@ -1463,12 +1463,23 @@ def test_a_layers_error_term_is_a_name() -> None:
 
 @pytest.mark.parametrize("rhs,status", [("\\mathbf{y} - \\mathbf{t}", "holds-given"),
                                         ("\\mathbf{y} + \\mathbf{t}", "fails"),
-                                        ("y - t", "holds-given")])
+                                        ("y - t", "not-checked")])
 def test_the_whole_gradient_in_verifys_own_letters(rhs: str, status: str) -> None:
     # y_i = e^{x_i}/Σ_k e^{x_k} in verify's own letters: ∂L/∂𝐱 is the gradient, entry by entry
+    # (bold: an unbolded y − t may be a sigmoid's scalars in the same note, not the vectors)
     text = ("$$y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$$\n\n$$L = -\\sum_i t_i \\log y_i$$\n\n"
             f"The label $t$ is one-hot.\n\n$$\\frac{{\\partial L}}{{\\partial \\mathbf{{x}}}} = {rhs}$$\n")
     assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("rhs", ["y - t", "y + t"])
+def test_a_sigmoid_beside_a_softmax_in_verifys_letters(rhs: str) -> None:
+    # L = −t log y − (1 − t) log(1 − y) of a sigmoid's scalar y = σ(x): ∂L/∂x is by that x,
+    # never the softmax's whole gradient (read so, the true y − t failed)
+    text = ("$$ y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}} $$\n\n## Binary case\n\n"
+            "$$ L = -t \\log y - (1 - t) \\log(1 - y) $$\n\n"
+            f"$$ \\frac{{\\partial L}}{{\\partial x}} = {rhs} $$\n")
+    assert _claims(text) == ["not-checked"]
 
 
 def test_dy_dx_of_a_scalar_beside_a_softmax_in_verifys_letters() -> None:

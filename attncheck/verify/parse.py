@@ -1737,7 +1737,7 @@ class _Build(Transformer_NonRecursive):
         if isinstance(t, _Vector) and self._whole(t) and not t.transposed:
             return t.coeff * IndexedBase(t.name)[ROW]
         if isinstance(t, Symbol) and t.name in ("y", "t") and self._scores_named() and \
-                (t.name in self.n.rename.values() or self.n.softmax_in_conventions):
+                t.name in self.n.rename.values():
             return IndexedBase(t.name)[ROW]
         return None
 
@@ -1928,6 +1928,7 @@ class _Build(Transformer_NonRecursive):
         x = bottom
         if isinstance(x, _Paren):
             x = x.expr
+        bold = isinstance(x, _Vector) and x.bold
         if isinstance(x, _Vector) and x.coeff == 1:
             x = Symbol(x.name)
         if isinstance(x, _Fn) and x.fallback is not None:
@@ -1946,7 +1947,10 @@ class _Build(Transformer_NonRecursive):
             # scalar y = 1/u beside its softmax)
             return JacobianOf(top, bottom)
         f = self.v(top, meta, "under a derivative")
-        if x == Symbol("x") and not isinstance(top, _Vector) and self._by_whole_scores(f):
+        if x == Symbol("x") and not isinstance(top, _Vector) and self._by_whole_scores(f) and (
+                bold or {"x", "y"} <= set(self.n.rename.values())):
+            # (in verify's own letters only a bold 𝐱 is the whole scores: ∂L/∂x of a sigmoid's
+            # scalar x, in the same note, is a derivative by that scalar)
             # ∂L/∂z, z the note's whole scores: the gradient, entry by entry
             return _EntryVec(Derivative(f, IndexedBase("x")[ROW]))
         if isinstance(x, (Indexed, Symbol)):
