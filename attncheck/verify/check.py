@@ -402,14 +402,23 @@ def _shapes_multiplied(lhs: str, rhs: str) -> bool:
         (r.group(1), r.group(2)) == (m.group(1), m.group(4))
 
 
+def _only_delta(residual: Expr, letters: bool = False) -> KroneckerDelta | None:
+    """The one δ_ab ``residual`` is a multiple of (it vanishes wherever a ≠ b), else None
+    (with ``letters``, among the δ of two letters only)."""
+    deltas = [d for d in residual.atoms(KroneckerDelta)
+              if not letters or all(isinstance(x, Symbol) for x in d.args)]
+    if len(deltas) != 1 or residual.xreplace({deltas[0]: 0}) != 0:
+        return None
+    return deltas[0]
+
+
 def _told_apart(lead: str, residual: Expr, context: str = "") -> tuple[Symbol, Symbol] | None:
     """(a, b) when ``residual`` vanishes wherever a ≠ b (a multiple of δ_ab) and the last
     sentence before the step names both letters in math with words that set one apart."""
-    deltas = [d for d in residual.atoms(KroneckerDelta) if all(isinstance(x, Symbol)
-                                                                 for x in d.args)]
-    if len(deltas) != 1 or residual.xreplace({deltas[0]: 0}) != 0:
+    delta = _only_delta(residual, letters=True)
+    if delta is None:
         return None
-    a, b = deltas[0].args
+    a, b = delta.args
     last = re.split(r"(?<=[.。;；!?！？])\s", lead.strip())[-1] if lead.strip() else ""
     named = {m.strip() for m in re.findall(r"\$+\s*([a-z])\s*\$+", last)}
     if {str(a), str(b)} <= named and _APART.search(re.sub(r"\$[^$]*\$", " ", last)):
@@ -438,11 +447,11 @@ def _entry_beside_letter(residual: Expr, written: str = "") -> tuple[Expr, Expr]
     """(j, 1) when ``residual`` vanishes wherever j ≠ 1 (a multiple of δ_{j1}): ∂ŷ_j/∂z_1 =
     (0 − e^{z_j} e^{z_1})/(Σ)² works out the entry z_1 as another than z_j, one of a row
     written entry by entry — wrong only where the letter meets the number."""
-    deltas = list(residual.atoms(KroneckerDelta))
-    if len(deltas) != 1 or residual.xreplace({deltas[0]: 0}) != 0:
+    delta = _only_delta(residual)
+    if delta is None:
         return None
     ends = {lim[2] for total in residual.atoms(Sum) for lim in total.limits}
-    for letter, number in (deltas[0].args, deltas[0].args[::-1]):
+    for letter, number in (delta.args, delta.args[::-1]):
         # the number: 1, 2, … or the last entry's d (z_d, d where the sums end), never another
         # index letter or the class a label names
         if isinstance(letter, Symbol) and letter.name in _ENTRY_LETTERS and (

@@ -382,8 +382,7 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         logits = _softmax_argument(rows)
     more_logits: set[str] = set()
     if output is not None:  # e^{a_i}/Σ_k e^{a_k} anywhere: the scores, whatever the letter
-        more_logits = {z for block in rows for r in block for p in r.pieces if p
-                       for z in [_softmax_logits(p.toks)] if z}
+        more_logits = _written_softmaxes(rows)
         if output == "sigma":
             # (σ_i(δ_ij − σ_j) is σ_i times a bracket; e in σ(e^2, …) Euler's: no scores)
             more_logits |= _all_inside_sigma(rows) - {"e", "delta"}

@@ -1053,8 +1053,9 @@ class _Build(Transformer_NonRecursive):
         if isinstance(x, _Paren):
             return self.v(x.expr, meta, what)
         if isinstance(x, _Fn) and x.name == "d/d" and x.body is not None and \
-                x.var == Symbol("x") and self._by_whole_scores(x.body):
-            x = _EntryVec(x.coeff * Derivative(x.body, IndexedBase("x")[ROW]))  # ∇_z L
+                x.var == Symbol("x") and self._by_whole_scores(x.body, bold=True):
+            # ∇_z L (∇ takes a vector's gradient, as a bold 𝐱 says)
+            x = _EntryVec(x.coeff * Derivative(x.body, IndexedBase("x")[ROW]))
         if isinstance(x, _EntryVec):
             if what == "as a side of '='":
                 return EntryVector(x.entry)
@@ -1718,12 +1719,15 @@ class _Build(Transformer_NonRecursive):
     def _scores_named(self) -> bool:
         """The note names softmax's scores and output with letters of its own (z → x, p → y):
         then z alone is the whole scores vector, p the whole output."""
-        return {"x", "y"} <= set(self.n.rename.values()) or self.n.softmax_in_conventions
+        return {"x", "y"} <= set(self.n.rename.values())
 
-    def _by_whole_scores(self, f: Any) -> bool:
+    def _by_whole_scores(self, f: Any, bold: bool) -> bool:
         """∂f/∂z with z the note's whole scores: f a quantity of softmax's (the loss, written
-        in y, t, x entries) — not d ln(x)/dx, a calculus rule in a variable x of its own."""
-        if not (self._scores_named() and isinstance(f, Expr)) or Symbol("x") in f.free_symbols:
+        in y, t, x entries) — not d ln(x)/dx, a calculus rule in a variable x of its own.  In
+        verify's own letters only a bold 𝐱 is the whole scores: ∂L/∂x of a sigmoid's scalar x,
+        in the same note, is a derivative by that scalar."""
+        whole = self._scores_named() or (bold and self.n.softmax_in_conventions)
+        if not (whole and isinstance(f, Expr)) or Symbol("x") in f.free_symbols:
             return False
         return f in (LOSS,) or any(str(a.base.label) in SOFTMAX_BASES for a in f.atoms(Indexed))
 
@@ -1940,17 +1944,13 @@ class _Build(Transformer_NonRecursive):
         if isinstance(top, _Vector) and top.coeff == 1 and isinstance(bottom, _Vector) and \
                 bottom.coeff == 1 and not top.transposed and not bottom.transposed:
             return JacobianOf(Symbol(top.name), Symbol(bottom.name))  # ∂y/∂x, whole vectors
-        if top == Symbol("y") and bottom == Symbol("x") and \
-                {"x", "y"} <= set(self.n.rename.values()):
+        if top == Symbol("y") and bottom == Symbol("x") and self._scores_named():
             # ∂p/∂z unbolded, p and z the note's softmax output and scores: the whole vectors
             # (only letters renamed: a note in verify's own letters may write dy/dx of a
             # scalar y = 1/u beside its softmax)
             return JacobianOf(top, bottom)
         f = self.v(top, meta, "under a derivative")
-        if x == Symbol("x") and not isinstance(top, _Vector) and self._by_whole_scores(f) and (
-                bold or {"x", "y"} <= set(self.n.rename.values())):
-            # (in verify's own letters only a bold 𝐱 is the whole scores: ∂L/∂x of a sigmoid's
-            # scalar x, in the same note, is a derivative by that scalar)
+        if x == Symbol("x") and not isinstance(top, _Vector) and self._by_whole_scores(f, bold):
             # ∂L/∂z, z the note's whole scores: the gradient, entry by entry
             return _EntryVec(Derivative(f, IndexedBase("x")[ROW]))
         if isinstance(x, (Indexed, Symbol)):
