@@ -1315,6 +1315,8 @@ class _Build(Transformer_NonRecursive):
         return tuple(out)
 
     def _index_value(self, x: Any, meta: Any) -> Any:
+        if isinstance(x, _Vector) and x.coeff == 1 and x.bold and x.name == "x":
+            return x  # ∇_𝐳: the whole scores (an index elsewhere: see subscript)
         if isinstance(x, _Vector) and x.coeff == 1:
             return index_symbol(x.name)  # k as an index, though k is also a family
         if isinstance(x, _Fn) and x.fallback is not None:
@@ -1361,6 +1363,8 @@ class _Build(Transformer_NonRecursive):
                    x.name.isalpha() and not x.is_integer and x != self.dim else x
                    for item in idx.items if len(item) == 1 for x in _split_indices(item[0])]
         indices = [class_index(x) for x in indices]
+        if not isinstance(base, _Partial):
+            indices = [index_symbol(x.name) if isinstance(x, _Vector) else x for x in indices]
         name_of = base.name if isinstance(base, Symbol) else base.fallback.name \
             if isinstance(base, _Fn) and isinstance(base.fallback, Symbol) else None
         if name_of is not None and len(indices) == 1 and indices[0].is_Integer and \
@@ -1435,6 +1439,11 @@ class _Build(Transformer_NonRecursive):
             if len(indices) == 1 and isinstance(indices[0], Symbol) and \
                     self.n.rename.get(indices[0].name) == "x" and self._scores_named():
                 return _Fn("d/d", var=Symbol("x"))  # ∇_z L: by the whole scores vector
+            if len(indices) == 1 and isinstance(indices[0], _Vector):
+                # ∇_𝐳 L: by the whole scores where the note names them (or 𝐱 is verify's
+                # own), else by the index letter as before
+                whole = self._scores_named() or self.n.softmax_in_conventions
+                return _Fn("d/d", var=Symbol("x") if whole else index_symbol("x"))
             if len(indices) == 1:
                 return _Fn("d/d", var=indices[0])
         if isinstance(base, Symbol):
