@@ -415,6 +415,14 @@ class _Lexer:
 
     def macro(self, i: int, hi: int) -> int:  # noqa: C901
         text = self.text
+        broken = re.match(r"\\[ \t]*\n", _ahead(text, i, hi))
+        if broken:
+            end = i + broken.end()
+            if "&" in text[text.rfind("\n", 0, i) + 1:i]:
+                # "-q_i q_j, & i \neq j \⏎": a row of cells ended by one backslash — the
+                # other eaten by Markdown (kramdown turns \\ into \), the row break meant
+                self.emit("ROWSEP", "\\\\", i, end)
+            return end  # else TeX's control space
         m = re.match(r"\\([a-zA-Z]+\*?|.)", _ahead(text, i, hi))
         if not m:
             raise LexError("a lone backslash", i)

@@ -879,6 +879,13 @@ class _Fn:
     waiting: _Fn | None = None
 
 
+def _order(d: _Fn, meta: Any) -> int:
+    """How many times ∂ applies: ∂²_{o_j} l twice, ∂_{o_j} once."""
+    if d.power.is_Integer and 1 <= int(d.power) <= 3:  # type: ignore[union-attr]
+        return int(d.power)
+    raise ParseProblem(f"a derivative to the power {d.power}", _where(meta))
+
+
 @dataclass(frozen=True)
 class _Paren:
     """A parenthesized expression: f(x) applies f, y_i(1 − y_i) multiplies."""
@@ -1067,7 +1074,7 @@ class _Build(Transformer_NonRecursive):
             raise ParseProblem("a written-out sum needs its last term after \\cdots", _where(meta))
         if isinstance(x, _Fn):
             if x.name == "d/d" and x.body is not None and x.var is not None:
-                return x.coeff * Derivative(x.body, x.var)
+                return x.coeff * Derivative(x.body, (x.var, _order(x, meta)))
             if x.fallback is not None:
                 return x.coeff * x.fallback ** x.power
             raise ParseProblem(f"{x.name} applies to nothing here", _where(meta))
@@ -1362,9 +1369,9 @@ class _Build(Transformer_NonRecursive):
         indices = [index_symbol(x.name) if isinstance(x, Symbol) and len(x.name) == 1 and
                    x.name.isalpha() and not x.is_integer and x != self.dim else x
                    for item in idx.items if len(item) == 1 for x in _split_indices(item[0])]
-        indices = [class_index(x) for x in indices]
-        if not isinstance(base, _Partial):
-            indices = [index_symbol(x.name) if isinstance(x, _Vector) else x for x in indices]
+        if not isinstance(base, _Partial):  # (∇_{z_k}: by the entry z_k, not a class index)
+            indices = [index_symbol(x.name) if isinstance(x, _Vector) else class_index(x)
+                       for x in indices]
         name_of = base.name if isinstance(base, Symbol) else base.fallback.name \
             if isinstance(base, _Fn) and isinstance(base.fallback, Symbol) else None
         if name_of is not None and len(indices) == 1 and indices[0].is_Integer and \
@@ -1650,7 +1657,7 @@ class _Build(Transformer_NonRecursive):
             if f.var is None:
                 raise ParseProblem("a derivative without its variable", where)
             body = self.v(arg, meta, "under a derivative")
-            return f.coeff * Derivative(body, f.var)
+            return f.coeff * Derivative(body, (f.var, _order(f, meta)))
         if isinstance(arg, _Tuple):
             vals = tuple(self._opaque(a, meta) for a in arg.items)
             if f.name in ("max", "min") and all(isinstance(v, Expr) and v.is_number
@@ -1868,16 +1875,18 @@ class _Build(Transformer_NonRecursive):
         if vb:
             return b.times(self.v(a, meta))
         if isinstance(a, _Fn) and a.name == "d/d" and juxtaposed and a.waiting is None and \
-                isinstance(b, _Fn) and b.name != "d/d" and (b.fallback is None or
-                                                            b.name in _FUNCTION_WORDS):
-            return replace(a, waiting=b)  # d/dx \ln x: \ln waits for x
+                a.body is None and isinstance(b, _Fn) and (
+                    (b.name == "d/d" and b.body is None and b.var is not None) or
+                    (b.name != "d/d" and (b.fallback is None or b.name in _FUNCTION_WORDS))):
+            # d/dx \ln x: \ln waits for x; ∂_{o_i}∂_{o_j} l: the inner ∂ waits for l
+            return replace(a, waiting=b)
         if isinstance(a, _Fn) and a.name == "d/d" and a.waiting is not None and juxtaposed:
             b = self._apply(a.waiting, b, meta)
             a = replace(a, waiting=None)
         if isinstance(a, _Fn) and a.name == "d/d" and juxtaposed:
             # ∂/∂x f g: the derivative of the product (a note's product rule), not of f alone
             factor = self.v(b, meta, "under a derivative")
-            return _Fn("d/d", a.coeff, None, a.var, body=factor if a.body is None
+            return _Fn("d/d", a.coeff, None, a.var, a.power, body=factor if a.body is None
                        else a.body * factor)
         if isinstance(a, _Fn) and a.fallback is None:
             return self._apply(a, b, meta)
@@ -2236,6 +2245,9 @@ class _Build(Transformer_NonRecursive):
                 "sub" in ss and "sup" not in ss and isinstance(ss["sub"], _Index) and \
                 ss["sub"].text:
             return Symbol(f"{word}_{ss['sub'].text}")  # head_i: the i-th head, a name
+        if word in ("head", "Attention", "MultiHead", "Concat") and ss is None:
+            # \text{head} = softmax(…)V: a name alone; Attention(Q, K, V) applied
+            return _Fn(word, power=power, fallback=Symbol(word))
         if word in ("CE", "Loss", "loss", "NLL") and ss is None:
             # \text{CE} = −Σ y_i ln σ_i: the note's loss by its name (CE(y, ŷ) when applied)
             return _Fn(word, power=power, fallback=LOSS)
