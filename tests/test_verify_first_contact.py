@@ -1810,3 +1810,19 @@ def test_head_alone_is_a_name() -> None:
     text = "$$\n\\text{head} = \\text{softmax}\\left(\\frac{QK^T}{\\sqrt{d_k}}\\right)V\n$$\n"
     r = verify_text(text, "n.md", numeric=False)
     assert [s.status.value for s in r.steps] == ["definition"]
+
+
+@pytest.mark.parametrize("written,status", [
+    ("e^{x_1}+e^{x_2}...+e^{x_n}", "holds"),
+    ("e^{x_1}+e^{x_2}\\cdots+e^{x_n}", "holds"),
+    ("e^{x_1}+e^{x_2}+\\cdots e^{x_n}", "holds"),
+    ("e^{x_1}+e^{x_2}+\\cdots e^{x_n} + 1", "fails"),
+    # terms of two patterns: not read, never a verdict
+    ("e^{x_1}+e^{x_2}...+e^{2x_n}", "not-read"),
+])
+def test_dots_written_against_a_term(written: str, status: str) -> None:
+    # e^{x_1}+e^{x_2}...+e^{x_k}: the dots with no sign before (or after) them still go on
+    # with the written-out sum ("\cdots here is not part of a written-out sum")
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_{k=1}^{n} e^{x_k}}$$\n\n"
+            f"$$\n\\sum_{{k=1}}^{{n}} e^{{x_k}} = {written}\n$$\n")
+    assert _claims(text) == [status]

@@ -1790,6 +1790,16 @@ class _Build(Transformer_NonRecursive):
         return None
 
     def _product(self, a: Any, b: Any, meta: Any, juxtaposed: bool) -> Any:
+        if juxtaposed and isinstance(b, _Dots) and isinstance(a, (Expr, _Series)) and \
+                (isinstance(a, _Series) or a.has(Indexed)):
+            # e^{x_1} + e^{x_2} … + e^{x_k}, −t_1 log y_1 ⋯ − t_n log y_n: dots written with no
+            # sign before them go on with the sum (the sign after them says how it ends)
+            return a if isinstance(a, _Series) else self._plus(a, b, meta, 1)
+        if juxtaposed and isinstance(a, _Series) and a.terms and isinstance(a.terms[-1], _Dots) \
+                and isinstance(b, Expr):
+            return self._written_out(a.terms, b, meta)  # x_1 + ⋯ x_n: the last term
+        if juxtaposed and isinstance(a, _Dots) and isinstance(b, Expr) and b.has(Indexed):
+            return _Series((a, b))  # ⋯ x_n: the dots, then the last term
         if juxtaposed and isinstance(a, Indexed) and str(a.base.label) == "y" and \
                 isinstance(b, _Paren) and (
                     (isinstance(b.expr, _Vector) and b.expr.name == "x") or
@@ -2008,6 +2018,12 @@ class _Build(Transformer_NonRecursive):
             return ("partial", self._plus(a[1], b, meta, sign))
         if isinstance(a, _Partial):  # (\partial -\sum_j y_j \ln a_j): ∂ of what follows
             return ("partial", b if sign > 0 else self.neg(meta, [None, b]))
+        if isinstance(b, _Series) and sign > 0 and not isinstance(a, (_Series, _Dots)):
+            # e^{x_1} + e^{x_2}⋯ + e^{x_n}: the dots written against a term (see _product)
+            ahead = (a,) + b.terms
+            if isinstance(b.terms[-1], _Dots):
+                return _Series(ahead)
+            return self._written_out(ahead[:-1], ahead[-1], meta)
         if isinstance(b, _Dots):
             if isinstance(a, Sum) and len(a.limits) == 1 and a.limits[0][1].is_Integer and \
                     isinstance(a.limits[0][2], Symbol) and a.limits[0][2].is_integer:
