@@ -1826,3 +1826,40 @@ def test_dots_written_against_a_term(written: str, status: str) -> None:
     text = ("$$y_i = \\frac{e^{x_i}}{\\sum_{k=1}^{n} e^{x_k}}$$\n\n"
             f"$$\n\\sum_{{k=1}}^{{n}} e^{{x_k}} = {written}\n$$\n")
     assert _claims(text) == [status]
+
+
+# -- batch 40 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("said,rhs,status", [
+    ("where $k$ is the index of the correct class", "-\\log \\hat y_k", "holds"),
+    ("where $k$ is the index of the correct class", "-\\log \\hat y_k + 1", "fails"),
+    ("$y$ is 1 at the true class $t$ and 0 elsewhere", "-\\log \\hat y_t", "holds"),
+    ("由于 $y$ 是 One-hot (只有正确类别 $t$ 的位置是 $1$，其余是 $0$)", "-\\log \\hat y_t", "holds"),
+    ("由于 $y$ 是 One-hot (只有正确类别 $t$ 的位置是 $1$，其余是 $0$)", "-\\log \\hat y_t^2", "fails"),
+])
+def test_the_correct_class_named_after_its_letter(said: str, rhs: str, status: str) -> None:
+    # "where $k$ is the index of the correct class" (the letter first), "1 at the true class
+    # $t$", "只有正确类别 $t$ 的位置是 1": the label is one-hot at that class (else
+    # −Σ y_i log ŷ_i = −log ŷ_k failed); ŷ_t with t only ever an index is that entry, not
+    # "an index that is also the name of a vector" (the label, renamed t)
+    text = ("$$\\hat y_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            f"$$\n-\\sum_i y_i \\log \\hat y_i = {rhs}\n$$\n\n{said}.\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\hat y_k - 1", "holds"), ("\\hat y_k + 1", "fails")])
+def test_a_subscript_typed_inside_braces(rhs: str, status: str) -> None:
+    # \partial \theta{_k}: the subscript of θ, typed inside braces ("unexpected '_'")
+    text = ("$$\\hat y_i = \\frac{e^{\\theta_i}}{\\sum_j e^{\\theta_j}}$$\n\n"
+            "$$\\text{CE} = -\\log \\hat y_k$$\n\n"
+            f"$$\\frac{{\\partial \\text{{CE}}}}{{\\partial \\theta{{_k}}}} = {rhs}$$\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{e^{x_i}}{\\sum_{j=1}^n e^{x_j}}", "holds"),
+                                        ("\\frac{e^{x_i}}{\\sum_{j=1}^n e^{2x_j}}", "fails")])
+def test_a_function_call_typed_as_text(rhs: str, status: str) -> None:
+    # \text{softmax(x)}_i: the function and its argument inside \text (read as commentary,
+    # the step was "… = _i")
+    text = f"$$\n{rhs} = \\text{{softmax(x)}}_i\n$$\n"
+    assert _verdicts(text) == [status]

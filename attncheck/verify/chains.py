@@ -1367,6 +1367,17 @@ CORRECT_CLASS = re.compile(
     # "where j is the index of the element in the vector y that is hot (i.e. equal to 1)"
     r"(?<![A-Za-z])([a-z])\s+is\s+the\s+index\s+of\s+the\s+(?:element|entry|component|position|"
     r"class)\b[^.。]{0,80}?(?:hot|equal\s+to\s+1\b|=\s*1\b|is\s+1\b)|"
+    # "只有正确类别 t 的位置是 1", "only the correct class k is 1": the class, then its 1
+    r"(?:正确|真实|目标)的?(?:类别|类|标签)\s*([a-z])\s*(?:的位置|的位置上|处|的分量|的元素)?\s*"
+    r"(?:是|为|=|等于)\s*1(?![0-9.])|"
+    r"(?<![A-Za-z])(?:correct|true|target)\s+(?:class|label|category)\s+([a-z])\s+(?:is|=)\s+(?:1|one)\b|"
+    # "y is … 1 at the true class t and 0 elsewhere"
+    r"(?<![A-Za-z])(?:1|one)\s+(?:at|for|in|on)\s+(?:the\s+)?(?:correct|true|target|right)\s+"
+    r"(?:class|label|category|position)\s+([a-z])\b(?!\s*[_^=(])|"
+    # "where $k$ is the index of the correct class", "k 为正确类别的下标": the letter first
+    r"(?<![A-Za-z_])([a-z])\s+(?:is|denotes|being)\s+the\s+(?:index\s+of\s+the\s+)?"
+    r"(?:correct|true|target|right|ground[- ]truth)\s+(?:class|label|category)\b|"
+    r"(?<![A-Za-z_])([a-z])\s*(?:为|是|表示)\s*(?:正确|真实|目标)的?(?:类别|类|标签)|"
     # "with true class $c$": no verb, so only a letter that names an index
     r"(?<![A-Za-z])(?:correct|true|target|ground[- ]truth)\s+(?:class|category)\s+([cjklmnr])\b"
     r"(?!\s*[_^=]|\()",  # (c(x) is a function; "class c (one-hot encoded as y)" is c)

@@ -662,6 +662,12 @@ class _Lexer:
             # commentary to drop (that would leave q·k alone)
             self.emit("WORD", core, i, a[2])
             return a[2]
+        call = re.fullmatch(r"\s*([A-Za-z]{2,})\s*\([^()$\\]{1,40}\)\s*", inner)
+        if call and call.group(1) in WORDS:
+            # \text{softmax(x)}_i: a function and its argument typed as text — the math
+            self.emit("WORD", call.group(1), i, a[0] + call.end(1))
+            self.run(a[0] + call.end(1), a[1])
+            return a[2]
         if core:
             self.emit("TEXT", core, i, a[2], note=core)
         return a[2]
@@ -915,4 +921,25 @@ def tokenize(text: str) -> list[Tok]:
     """The tokens of ``text`` (LaTeX math); :class:`LexError` at the first unreadable place."""
     lx = _Lexer(text.translate(_FULL_WIDTH))
     lx.run(0, len(text))
-    return _cases_in_braces(_layer_labels(lx.out))
+    return _cases_in_braces(_layer_labels(_braced_subscripts(lx.out)))
+
+
+def _braced_subscripts(toks: list[Tok]) -> list[Tok]:
+    """``\theta{_k}``: a subscript typed inside braces after its letter — the letter's."""
+    out = list(toks)
+    n = 1
+    while n + 1 < len(out):
+        if out[n].kind == "LBRACE" and out[n + 1].kind == "SUB" and \
+                out[n - 1].kind in ("LETTER", "GREEK"):
+            depth, m = 0, n
+            while m < len(out):
+                depth += {"LBRACE": 1, "RBRACE": -1}.get(out[m].kind, 0)
+                if depth == 0:
+                    break
+                m += 1
+            if m < len(out):
+                del out[m]
+                del out[n]
+                continue
+        n += 1
+    return out

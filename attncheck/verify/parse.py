@@ -964,6 +964,8 @@ class _Index:
 
     items: tuple[tuple[Any, ...], ...]  # each: (expr,) or (expr, rel, expr) …
     text: str = ""
+    #: the one letter as the note wrote it (_t), not renamed (_{y} read as the label's t)
+    raw: bool = False
 
 
 def _where(meta: Any) -> int:
@@ -1282,7 +1284,7 @@ class _Build(Transformer_NonRecursive):
             if tok.type == "LETTER":
                 name = str(tok)
                 if name in self.families or name in INDEX_LETTERS or True:
-                    return _Index(((self._index_letter(name),),), name)
+                    return _Index(((self._index_letter(name),),), name, raw=True)
             if tok.type == "GREEK":
                 return _Index(((index_symbol("ℓ") if str(tok) == "ell" else Symbol(str(tok)),),),
                               str(tok))
@@ -1489,7 +1491,9 @@ class _Build(Transformer_NonRecursive):
         where = _where(meta)  # name is already in the conventions (renamed by the letter)
         if not indices:
             raise ParseProblem(f"{name}_{{}}: an empty subscript", where)
-        if idx.text == "t" and "t" in self.n.rename.values():
+        own = idx.raw and "t" not in self.n.rename and "t" not in self.n.indexed
+        if idx.text == "t" and "t" in self.n.rename.values() and not own:
+            # (ŷ_t with t only ever an index of the note — "正确类别 t" — is that entry)
             # ŷ_y, o_y beside the one-hot label y = (y_1, …, y_n) (renamed t): the index is
             # the class the label's letter also names — which entry is meant is not read
             raise ParseProblem(f"{name}_{idx.text}: its index is also the name of a vector of "
