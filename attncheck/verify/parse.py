@@ -1419,13 +1419,11 @@ class _Build(Transformer_NonRecursive):
                 raise ParseProblem("softmax(x)_i takes one index", where)
             return base.entry.xreplace({ROW: indices[0]})
         if isinstance(base, _Fn):
-            if base.name == "delta" and len(indices) == 1:
-                # δ_i, δ_2: backprop's error term (of unit i, of layer 2), a name
-                return base.coeff * IndexedBase("δ")[indices[0]]
+            if base.name == "delta" and len(indices) != 2:
+                # δ_i, δ_2, δ^{[conv]}_{k,i,j}: backprop's error term (of unit i, of layer 2,
+                # of a convolution's map k at i, j), a name — Kronecker's δ takes two
+                return base.coeff * IndexedBase("δ")[tuple(indices)]
             if base.name == "delta":
-                if len(indices) != 2:
-                    raise ParseProblem("Kronecker's delta takes two indices, as in \\delta_{ij}",
-                                       where)
                 return base.coeff * KroneckerDelta(*indices)
             if base.name == "sigma" and len(indices) == 1 and idx.text in self.families:
                 return base.coeff * self.model.family(idx.text).std
