@@ -1662,8 +1662,9 @@ def test_an_indicator_whose_subscript_is_an_iverson_bracket(sign: str, status: s
 @pytest.mark.parametrize("words,status", [("for any scalar $c$", "holds"),
                                           ("for any $i$", "not-checked")])
 def test_for_any_scalar_c_is_a_constant(words: str, status: str) -> None:
-    # "for any scalar $c$": a real number; "for any $i$" names an index, not a constant
-    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}}$$\n\n"
+    # "for any scalar $c$": a real number; "for any $i$" names an index, not a constant (c
+    # is the class of L = −log y_c too, so only the words could make it one)
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}}$$\n\n$$L = -\\log y_c$$\n\n"
             f"Translation invariance: $\\text{{softmax}}(\\mathbf{{x}} + c) = \\text{{softmax}}(\\mathbf{{x}})$ {words}.\n\n"
             "$$\\frac{\\exp(x_i + c)}{\\sum_j \\exp(x_j + c)} = \\frac{\\exp(x_i)}{\\sum_j \\exp(x_j)}$$\n")
     assert _claims(text)[-1:] == [status]
@@ -1863,3 +1864,39 @@ def test_a_function_call_typed_as_text(rhs: str, status: str) -> None:
     # the step was "… = _i")
     text = f"$$\n{rhs} = \\text{{softmax(x)}}_i\n$$\n"
     assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\frac{e^{x_i} \\cdot e^c}{e^c \\cdot \\sum_{j=1}^n e^{x_j}}", "holds"),
+    ("\\frac{e^{x_i} \\cdot e^c}{\\sum_{j=1}^n e^{x_j}}", "fails"),
+])
+def test_a_letter_only_added_to_the_scores_is_a_constant(rhs: str, status: str) -> None:
+    # softmax(x + c): c, added to the scores and never an index, is the shift softmax is
+    # invariant to — a real number ("unknown symbol c" before)
+    text = ("Softmax is invariant to constant offsets.\n\n"
+            f"$$\n\\frac{{e^{{x_i+c}}}}{{\\sum_{{j=1}}^n e^{{x_j+c}}}} = {rhs}\n$$\n")
+    assert _verdicts(text) == [status]
+
+
+def test_a_letter_added_to_the_scores_that_is_also_an_index_stays_unknown() -> None:
+    # c is the true class elsewhere (p_c): which c the shift is, is not read — not judged
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n$$L = -\\log p_c$$\n\n"
+            "$$\n\\frac{e^{z_i-c}}{\\sum_j e^{z_j-c}} = \\frac{e^{z_i}}{\\sum_j e^{z_j}}\n$$\n")
+    assert _verdicts(text)[-1:] == ["not-checked"]
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\,p_i p_j", "holds"), ("p_i p_j", "fails")])
+def test_a_case_after_control_spaces(rhs: str, status: str) -> None:
+    # "= −p_i p_j \ \ (i \ne j)": control spaces in a row set the case apart as \quad does
+    text = ("$$p_i = \\frac{e^{o_i}}{\\sum_k e^{o_k}}, \\quad l = -\\sum_k y_k \\log p_k$$\n\n"
+            "The label $y$ is one-hot.\n\n"
+            f"$$\\partial_{{o_i}}\\partial_{{o_j}}\\, l = {rhs} \\ \\ (i \\ne j)$$\n")
+    assert _verdicts(text) == [status]
+
+
+def test_an_unknown_greek_letter_is_named_as_written() -> None:
+    # "unknown symbol alpha": the note wrote α (SymPy's name for it is not the note's)
+    text = ("$$p_i = \\frac{e^{h_i}}{\\sum_j e^{h_j}}, \\quad L = -\\sum_i t_i \\log p_i$$\n\n"
+            "$$\\frac{\\partial L}{\\partial h_k} = p_k - \\alpha$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert "α" in (r.steps[-1].note or "") and "alpha" not in (r.steps[-1].note or "")

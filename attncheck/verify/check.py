@@ -23,6 +23,7 @@ and judges every claim:
 from __future__ import annotations
 
 import re
+import unicodedata
 from fractions import Fraction
 import signal
 import threading
@@ -255,9 +256,20 @@ def _is_softmax(e: Expr, model: Model | None = None) -> bool:
 _BOUND_LETTERS = ("k", "l", "m", "j", "i", "p", "r", "s", "u", "v")
 
 
+#: A Greek letter's name as SymPy spells a symbol (alpha), said as the note wrote it (α).
+_GREEK_NAME = re.compile(r"(?<![A-Za-z\\])(alpha|beta|gamma|lambda|mu|nu|tau|theta|phi|psi|omega|"
+                         r"eta|kappa|rho|xi|zeta|epsilon|varepsilon|varphi)(?![A-Za-z])")
+
+
+def _greek_letter(m: re.Match[str]) -> str:
+    name = m.group(1).removeprefix("var")
+    return unicodedata.lookup(f"GREEK SMALL LETTER {name.upper()}")
+
+
 def _in_note_letters(message: str, notation: Notation | None) -> str:
     """A message in the note's own letters: z where verify calls the logits x (its head only,
     up to the first ':' or '(' — what follows may name verify's conventions on purpose)."""
+    message = _GREEK_NAME.sub(_greek_letter, message)  # "unknown symbol alpha": α
     if notation is None or not notation.rename:
         return message
     back: dict[str, str] = {}

@@ -436,6 +436,11 @@ class _Lexer:
             end = j + (sk.end() if sk else 0)
             self.emit("ROWSEP", "\\\\", i, end)
             return end
+        if name == " ":
+            more = re.match(r"(?:\s*\\ )+", _ahead(text, j, hi))
+            if more:  # "\ \ (i \ne j)": control spaces in a row, a wide space as \quad is
+                self.emit("QUAD", "quad", i, j + more.end())
+                return j + more.end()
         if name in (",", ";", ":", "!", " ", ">", "/", "\n"):
             return j
         if name in ("quad", "qquad"):  # a wide space separates a formula from its condition
