@@ -417,12 +417,15 @@ def _hypothesis_rules(lhs: Expr, rhs: Expr, used: frozenset[Hypothesis], others:
     kinds = {type(h) for h in used} - {Independent}
     if others == (Rule.VARIANCE_FORMULA,) and kinds == {MeanIs}:
         return (Rule.REGROUP,)
+    zero = all(h.value == 0 for h in used if isinstance(h, MeanIs))
     if kinds == {MeanIs}:
-        name = Rule.ZERO_MEANS
+        name = Rule.ZERO_MEANS if zero else Rule.HYPOTHESES
     elif kinds == {VarianceIs}:
         name = Rule.UNIT_VARIANCES if all(h.value == 1 for h in used if isinstance(h, VarianceIs)) else Rule.HYPOTHESES
     elif kinds == {MeanIs, VarianceIs}:
         unit = all(h.value == 1 for h in used if isinstance(h, VarianceIs))
+        if not zero:  # E(q_i) = μ: the hypotheses, not "zero means"
+            return (*others, Rule.HYPOTHESES)
         return (*others, Rule.ZERO_MEANS, Rule.UNIT_VARIANCES if unit else Rule.HYPOTHESES)
     else:
         name = Rule.HYPOTHESES

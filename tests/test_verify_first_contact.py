@@ -1662,8 +1662,9 @@ def test_an_indicator_whose_subscript_is_an_iverson_bracket(sign: str, status: s
 @pytest.mark.parametrize("words,status", [("for any scalar $c$", "holds"),
                                           ("for any $i$", "not-checked")])
 def test_for_any_scalar_c_is_a_constant(words: str, status: str) -> None:
-    # "for any scalar $c$": a real number; "for any $i$" names an index, not a constant
-    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}}$$\n\n"
+    # "for any scalar $c$": a real number; "for any $i$" names an index, not a constant (c
+    # is the class of L = −log y_c too, so only the words could make it one)
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}}$$\n\n$$L = -\\log y_c$$\n\n"
             f"Translation invariance: $\\text{{softmax}}(\\mathbf{{x}} + c) = \\text{{softmax}}(\\mathbf{{x}})$ {words}.\n\n"
             "$$\\frac{\\exp(x_i + c)}{\\sum_j \\exp(x_j + c)} = \\frac{\\exp(x_i)}{\\sum_j \\exp(x_j)}$$\n")
     assert _claims(text)[-1:] == [status]
@@ -1707,3 +1708,195 @@ def test_a_loss_beside_the_notes_own_l_keeps_its_letter() -> None:
             "$$C = -\\sum_{j=1}^{L} (Y_{j} \\ln S_{j})$$\n")
     r = verify_text(text, "n.md", numeric=False)
     assert [s.status.value for s in r.steps] == ["definition", "definition"]
+
+
+# -- batch 39 ----------------------------------------------------------------------------
+
+def _verdicts(text: str) -> list[str]:
+    """The claims' statuses, "holds given …" said as "holds" (the hypotheses are not the point)."""
+    return [x.replace("holds-given", "holds") for x in _claims(text)]
+
+
+_SOFTMAX_PZ = ("Let $p_i = \\frac{{e^{{z_i}}}}{{\\sum_j e^{{z_j}}}}$ and $L = -\\sum_i y_i \\log p_i$ "
+               "with $y$ one-hot.\n\n$$\n{claim}\n$$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\nabla_{\\mathbf z} L = \\mathbf p - \\mathbf y", "holds"),
+    ("\\nabla_{\\mathbf z} L = \\mathbf y - \\mathbf p", "fails"),
+    # ∇_{z_k} L: by the entry z_k (once read as a class's index, "z_k", and not judged)
+    ("\\nabla_{z_k} L = p_k - y_k", "holds"),
+    ("\\nabla_{z_k} L = p_k + y_k", "fails"),
+])
+def test_nabla_by_the_scores_in_the_notes_letters(claim: str, status: str) -> None:
+    assert _verdicts(_SOFTMAX_PZ.format(claim=claim)) == [status]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\partial_{z_j}^2\\, L = p_j(1 - p_j)", "holds"),
+    ("\\partial_{z_j}^2\\, L = p_j(1 + p_j)", "fails"),
+    ("\\partial_{z_i}\\partial_{z_j} L = p_i(\\delta_{ij} - p_j)", "holds"),
+    ("\\partial_{z_i}\\partial_{z_j} L = p_i(\\delta_{ij} + p_j)", "fails"),
+])
+def test_a_second_derivative_written_with_partial(claim: str, status: str) -> None:
+    # ∂²_{o_j} l: the power on ∂ is how many times it applies (the power was dropped and a
+    # second derivative compared with a first); ∂_{o_i}∂_{o_j} l: one ∂ after the other
+    assert _verdicts(_SOFTMAX_PZ.format(claim=claim)) == [status]
+
+
+@pytest.mark.parametrize("value,status", [("\\sqrt{d}", "holds"), ("d", "fails")])
+def test_the_unknown_solved_for_in_the_display_before(value: str, status: str) -> None:
+    # "D_k/s² = 1 ⇒ s² = D_k. Since the factor is positive, $$s = √D_k$$": s is the unknown
+    # the note solved for — its value follows, it is not an identity in a free s (a false fail)
+    text = ("Requiring the variance to equal $1$ gives\n\n$$\n\\frac{d}{s^2}=1\n\\quad\\Longrightarrow"
+            "\\quad\ns^2=d.\n$$\n\nSince the scaling factor is positive,\n\n"
+            f"$$\n\\boxed{{s={value}}}.\n$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps if s.kind == "follows"][-1] == status
+
+
+@pytest.mark.parametrize("lead,statuses", [
+    ("Suppose we want", ["condition", "condition"]),
+    ("We find", ["holds-given", "fails"]),
+])
+def test_a_display_the_words_say_is_wanted(lead: str, statuses: list[str]) -> None:
+    # "Suppose we want $$E[X/s] = 0, Var(X/s) = 1$$": both equations are what is required of
+    # s — not claims (Var(qᵀk/s) = 1 failed as a claim in a free s)
+    text = ("Let $q_i, k_i$ be independent with mean 0 and variance 1, and $s > 0$.\n\n"
+            f"{lead}\n\n$$\n\\mathbb{{E}}\\left[\\frac{{q_1 k_1}}{{s}}\\right]=0,\n\\qquad\n"
+            "\\operatorname{Var}\\left(\\frac{q_1 k_1}{s}\\right)=1.\n$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == statuses
+
+
+@pytest.mark.parametrize("rhs,status", [("d\\mu^2", "holds"), ("d\\mu", "fails")])
+def test_a_normal_law_with_a_mean_mu(rhs: str, status: str) -> None:
+    # q, k ~ N(μ𝟏, σ²I): each component's mean is μ (not read, every step with μ was
+    # refused as "μ — verify did not read what it is")
+    text = ("Let $\\mathbf{q},\\mathbf{k}\\in\\mathbb{R}^{d}$ be independent, with\n\n$$\n"
+            "\\mathbf{q},\\mathbf{k}\\overset{\\text{iid}}{\\sim}\\mathcal{N}(\\mu\\mathbf{1},"
+            f"\\sigma^2\\mathbf{{I}}).\n$$\n\n$$\n\\mathbb{{E}}[\\mathbf{{q}}^\\top\\mathbf{{k}}]={rhs}\n$$\n")
+    assert _verdicts(text) == [status]
+
+
+def test_a_mean_mu_the_note_then_fixes_at_zero() -> None:
+    # N(μ𝟏, σ²I), then "assume μ = 0": the number stands for the parameter (both kept, the
+    # hypotheses contradicted each other and no step was judged)
+    text = ("Let $\\mathbf{q},\\mathbf{k}$ be independent with\n\n$$\n\\mathbf{q},\\mathbf{k}"
+            "\\sim\\mathcal{N}(\\mu\\mathbf{1},\\sigma^2\\mathbf{I}).\n$$\n\n"
+            "Now assume the means are 0.\n\n$$\n\\mathbb{E}[q_i k_i] = 0\n$$\n")
+    assert _verdicts(text) == ["holds"]
+
+
+@pytest.mark.parametrize("off,status", [("-q_i q_j", "holds"), ("q_i q_j", "fails")])
+def test_a_row_ended_by_one_backslash(off: str, status: str) -> None:
+    # "-q_i q_j, & i \neq j \⏎": Markdown (kramdown) ate one backslash of \\ — the row break
+    # is meant (the whole display was "not read: a lone backslash")
+    text = ("$$q_i = \\frac{e^{h_i}}{\\sum_j e^{h_j}}$$\n\n$$\n\\frac{\\partial q_i}{\\partial h_j} =\n"
+            f"\\begin{{cases}}\n{off}, & i \\neq j \\\nq_i (1 - q_i), & i = j\n\\end{{cases}}\n$$\n")
+    assert _verdicts(text) == [status, "holds"]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{1}{s^2}\\operatorname{Var}(X)", "holds"),
+                                        ("\\frac{1}{s}\\operatorname{Var}(X)", "fails")])
+def test_a_display_in_square_brackets(rhs: str, status: str) -> None:
+    # $$ [ a = b ] $$: \[ a = b \] whose backslashes Markdown ate — the equation inside
+    text = ("Let $X$ be a random variable and $s > 0$ a constant.\n\n$$\n[\n"
+            f"\\operatorname{{Var}}\\left(\\frac{{X}}{{s}}\\right) = {rhs}\n]\n$$\n")
+    assert _verdicts(text) == [status]
+
+
+def test_head_alone_is_a_name() -> None:
+    # \text{head} = softmax(QKᵀ/√d_k)V: a name given a value (it was "head applies to nothing")
+    text = "$$\n\\text{head} = \\text{softmax}\\left(\\frac{QK^T}{\\sqrt{d_k}}\\right)V\n$$\n"
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["definition"]
+
+
+@pytest.mark.parametrize("written,status", [
+    ("e^{x_1}+e^{x_2}...+e^{x_n}", "holds"),
+    ("e^{x_1}+e^{x_2}\\cdots+e^{x_n}", "holds"),
+    ("e^{x_1}+e^{x_2}+\\cdots e^{x_n}", "holds"),
+    ("e^{x_1}+e^{x_2}+\\cdots e^{x_n} + 1", "fails"),
+    # terms of two patterns: not read, never a verdict
+    ("e^{x_1}+e^{x_2}...+e^{2x_n}", "not-read"),
+])
+def test_dots_written_against_a_term(written: str, status: str) -> None:
+    # e^{x_1}+e^{x_2}...+e^{x_k}: the dots with no sign before (or after) them still go on
+    # with the written-out sum ("\cdots here is not part of a written-out sum")
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_{k=1}^{n} e^{x_k}}$$\n\n"
+            f"$$\n\\sum_{{k=1}}^{{n}} e^{{x_k}} = {written}\n$$\n")
+    assert _claims(text) == [status]
+
+
+# -- batch 40 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("said,rhs,status", [
+    ("where $k$ is the index of the correct class", "-\\log \\hat y_k", "holds"),
+    ("where $k$ is the index of the correct class", "-\\log \\hat y_k + 1", "fails"),
+    ("$y$ is 1 at the true class $t$ and 0 elsewhere", "-\\log \\hat y_t", "holds"),
+    ("由于 $y$ 是 One-hot (只有正确类别 $t$ 的位置是 $1$，其余是 $0$)", "-\\log \\hat y_t", "holds"),
+    ("由于 $y$ 是 One-hot (只有正确类别 $t$ 的位置是 $1$，其余是 $0$)", "-\\log \\hat y_t^2", "fails"),
+])
+def test_the_correct_class_named_after_its_letter(said: str, rhs: str, status: str) -> None:
+    # "where $k$ is the index of the correct class" (the letter first), "1 at the true class
+    # $t$", "只有正确类别 $t$ 的位置是 1": the label is one-hot at that class (else
+    # −Σ y_i log ŷ_i = −log ŷ_k failed); ŷ_t with t only ever an index is that entry, not
+    # "an index that is also the name of a vector" (the label, renamed t)
+    text = ("$$\\hat y_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            f"$$\n-\\sum_i y_i \\log \\hat y_i = {rhs}\n$$\n\n{said}.\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\hat y_k - 1", "holds"), ("\\hat y_k + 1", "fails")])
+def test_a_subscript_typed_inside_braces(rhs: str, status: str) -> None:
+    # \partial \theta{_k}: the subscript of θ, typed inside braces ("unexpected '_'")
+    text = ("$$\\hat y_i = \\frac{e^{\\theta_i}}{\\sum_j e^{\\theta_j}}$$\n\n"
+            "$$\\text{CE} = -\\log \\hat y_k$$\n\n"
+            f"$$\\frac{{\\partial \\text{{CE}}}}{{\\partial \\theta{{_k}}}} = {rhs}$$\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{e^{x_i}}{\\sum_{j=1}^n e^{x_j}}", "holds"),
+                                        ("\\frac{e^{x_i}}{\\sum_{j=1}^n e^{2x_j}}", "fails")])
+def test_a_function_call_typed_as_text(rhs: str, status: str) -> None:
+    # \text{softmax(x)}_i: the function and its argument inside \text (read as commentary,
+    # the step was "… = _i")
+    text = f"$$\n{rhs} = \\text{{softmax(x)}}_i\n$$\n"
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\frac{e^{x_i} \\cdot e^c}{e^c \\cdot \\sum_{j=1}^n e^{x_j}}", "holds"),
+    ("\\frac{e^{x_i} \\cdot e^c}{\\sum_{j=1}^n e^{x_j}}", "fails"),
+])
+def test_a_letter_only_added_to_the_scores_is_a_constant(rhs: str, status: str) -> None:
+    # softmax(x + c): c, added to the scores and never an index, is the shift softmax is
+    # invariant to — a real number ("unknown symbol c" before)
+    text = ("Softmax is invariant to constant offsets.\n\n"
+            f"$$\n\\frac{{e^{{x_i+c}}}}{{\\sum_{{j=1}}^n e^{{x_j+c}}}} = {rhs}\n$$\n")
+    assert _verdicts(text) == [status]
+
+
+def test_a_letter_added_to_the_scores_that_is_also_an_index_stays_unknown() -> None:
+    # c is the true class elsewhere (p_c): which c the shift is, is not read — not judged
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n$$L = -\\log p_c$$\n\n"
+            "$$\n\\frac{e^{z_i-c}}{\\sum_j e^{z_j-c}} = \\frac{e^{z_i}}{\\sum_j e^{z_j}}\n$$\n")
+    assert _verdicts(text)[-1:] == ["not-checked"]
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\,p_i p_j", "holds"), ("p_i p_j", "fails")])
+def test_a_case_after_control_spaces(rhs: str, status: str) -> None:
+    # "= −p_i p_j \ \ (i \ne j)": control spaces in a row set the case apart as \quad does
+    text = ("$$p_i = \\frac{e^{o_i}}{\\sum_k e^{o_k}}, \\quad l = -\\sum_k y_k \\log p_k$$\n\n"
+            "The label $y$ is one-hot.\n\n"
+            f"$$\\partial_{{o_i}}\\partial_{{o_j}}\\, l = {rhs} \\ \\ (i \\ne j)$$\n")
+    assert _verdicts(text) == [status]
+
+
+def test_an_unknown_greek_letter_is_named_as_written() -> None:
+    # "unknown symbol alpha": the note wrote α (SymPy's name for it is not the note's)
+    text = ("$$p_i = \\frac{e^{h_i}}{\\sum_j e^{h_j}}, \\quad L = -\\sum_i t_i \\log p_i$$\n\n"
+            "$$\\frac{\\partial L}{\\partial h_k} = p_k - \\alpha$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert "α" in (r.steps[-1].note or "") and "alpha" not in (r.steps[-1].note or "")

@@ -238,9 +238,10 @@ def test_a_constant_the_words_name(words: str, rhs: str, status: str) -> None:
 
 
 def test_a_letter_the_words_do_not_call_constant_is_not_one() -> None:
-    # c unnamed: the class index c of y_c, never a free constant
-    text = _Y + "$$ \\frac{e^{x_i + c}}{\\sum_k e^{x_k + c}} = y_i $$\n"
-    assert _claims(text) != ["holds"]
+    # c also the class index of y_c: never a free constant (a letter only ever added to the
+    # scores, and never an index, is the shift: test_a_letter_only_added_to_the_scores_…)
+    text = _Y + "$$ L = -\\log y_c $$\n\n$$ \\frac{e^{x_i + c}}{\\sum_k e^{x_k + c}} = y_i $$\n"
+    assert _claims(text)[-1:] != ["holds"]
 
 
 @pytest.mark.parametrize("text,status", [

@@ -153,7 +153,7 @@ def test_a_function_the_checker_does_not_know_is_one_name() -> None:
         (r"q + 1", "random vector"),
         (r"E(q)", "random vector"),
         (r"k^\top", "random vector"),
-        (r"\delta_{abc}", "two indices"),
+        (r"\partial_{x_j}^{1/2} L", "a derivative to the power 1/2"),
         (r"\mathbf{y} - 1", "vector"),
         (r"x_1 + \cdots", "needs its last term"),
         (r"x_1 + \cdots + z", "no index runs"),

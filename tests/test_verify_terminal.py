@@ -73,7 +73,9 @@ def test_holding_steps_name_their_rule() -> None:
     (r"\frac{q \cdot k}{\sqrt{d_k}}", "q·k/√(d_k)"),
     (r"\sum_{i=1}^{d_k} q_i k_i", "∑_{i=1}^{d_k} q_i k_i"),
     (r"\hat{y}_i - t_i", "ŷ_i − t_i"),
-    (r"i \ne j", "i ≠j"),  # as \neq: the case is never shown "(i j)"
+    (r"i \ne j", "i ≠ j"),  # as \neq: the case is never shown "(i j)", nor "i ≠j"
+    (r"i \neq j", "i ≠ j"),
+    (r"k \leq n", "k ≤ n"),
     (r"\frac{a}{  b", r"\frac{a}{ b"),  # broken LaTeX: shown as written
     (r"a}}b", "a}}b"),
 ])

@@ -486,6 +486,10 @@ _GOAL = re.compile(r"\b(?:we|I) (?:want|need|require|wish|would like|'d like)\b|
                    r"\bour goal\b|我们希望|我们想要|我们要求|目标是|希望找到", re.IGNORECASE)
 
 
+#: What may follow a goal's verb when the display is its object: "we want that:", "我们希望：".
+_GOAL_ENDS = re.compile(r"\s*(?:that|it|them)?\s*[:：,，]?\s*")
+
+
 #: "we want to show that …": what follows is claimed (and then derived), not required.
 _TO_SHOW = re.compile(r"\b(?:want|need|wish|like) to (?:show|prove|verify|check|see|compute|derive|"
                       r"calculate|find out|confirm)\b|证明|验证|说明|计算", re.IGNORECASE)
@@ -499,8 +503,10 @@ def _states_a_goal(lead: str) -> bool:
     """The last sentence before a display says what is wanted (a requirement to solve)."""
     sentences = [c for c in re.split(r"(?<=[。.;；!?！？])\s+", lead.strip()) if c.strip()]
     last = sentences[-1] if sentences else ""
-    return _GOAL.search(last) is not None and _SO_THAT.search(last) is not None and \
-        _TO_SHOW.search(last) is None
+    goal = _GOAL.search(last)
+    # "… so that:", or the goal said last, the display its object ("Suppose we want: $$…$$")
+    return goal is not None and _TO_SHOW.search(last) is None and (
+        _SO_THAT.search(last) is not None or _GOAL_ENDS.fullmatch(last[goal.end():]) is not None)
 
 
 def _defines_next(lead: str) -> bool:
@@ -515,6 +521,13 @@ def _defines_next(lead: str) -> bool:
         if found and not re.search(r"\$[^$]*=[^$]*\$", last[found[-1].end():]):
             return True
     return False
+
+
+def _unknown(v: Any) -> Symbol | None:
+    """The letter an equation is solved for: c in ``c = …``, ``c² = …``."""
+    if isinstance(v, Pow) and isinstance(v.base, Symbol) and v.exp.is_Integer and v.exp > 0:
+        v = v.base
+    return v if isinstance(v, Symbol) and not v.is_integer else None
 
 
 def _shifted_softmax(lv: Any, rv: Any) -> bool:
@@ -630,6 +643,12 @@ class _Builder:
         self.defined_at: dict[str, int] = {}
         #: names rescaled in place (S = S/√d_k), and where
         self.updated: dict[str, int] = {}
+        #: blocks read so far, and the last equation solved for an unknown (c² = 1/d_k after
+        #: "⇒"): its block's number, the equation, the unknown
+        self.blocks_read = 0
+        #: the display whose equations the words before it said are wanted
+        self.goal: Math | None = None
+        self.solved: tuple[int, tuple[Link, Link], Symbol] | None = None
 
     # -- names seen so far: a name's first appearance on the left is its definition ------
     def _see(self, link: Link) -> None:
@@ -661,6 +680,7 @@ class _Builder:
             self.close()
             self.last = None if hidden else self.last_shown
         self.hidden = hidden
+        self.blocks_read += 1
         if lead_words.strip() or hidden:
             # displays with no words between them are in the words before the first
             self.context = lead_words
@@ -818,10 +838,13 @@ class _Builder:
                 if n == 0 and row.condition is not None else None
             if kind == "claim" and branch is not None and branch == self.branch_defined:
                 kind = "definition"  # M_ij = {0, i ≥ j; −∞, i < j}: each branch defines M_ij
-            if kind == "claim":
+            solved = self._solved_for(block, row, left) \
+                if kind == "claim" and n == 0 and premise is None and not self.current else None
+            if kind == "claim" and solved is None:
                 kind = self._classify(left, right, lead, n, premise is not None, row)
                 if kind == "definition-right":
                     kind, symbol = "definition", "=:"
+            premise = premise or solved
             if kind == "definition" and branch is not None:
                 self.branch_defined = branch
             if premise is not None and kind == "claim":
@@ -837,6 +860,9 @@ class _Builder:
                         tuple(self.values.items()), self.context)
             if kind == "follows" and premise is not None:
                 self._premise_is_a_condition(premise, left)
+                unknown = _unknown(left.value)
+                self.solved = (self.blocks_read, (left, right), unknown) \
+                    if unknown is not None else None
             premise = None
             self.current.append(step)
             if kind == "definition":
@@ -924,6 +950,17 @@ class _Builder:
         sides = [substitute(v, self.aliases) if isinstance(v, Expr) else v for v in values[:-1]]
         return all(isinstance(v, Expr) and (_is_assumption(v, last) or _is_target_sum(v, last)
                                             or _is_written_target_sum(v, last)) for v in sides)
+
+    def _solved_for(self, block: Math, row: Row, left: Link) -> tuple[Link, Link] | None:
+        """``D_k/s² = 1 ⇒ s² = D_k``, then, in the next display, "since s > 0, $$s = √D_k$$":
+        the value of the unknown the display before solved for follows from its equation —
+        it is not an identity in a free s."""
+        if self.solved is None or not block.display or len(row.relations) != 1:
+            return None
+        at, equation, unknown = self.solved
+        if at != self.blocks_read - 1 or left.value != unknown:
+            return None
+        return equation
 
     def _premise_is_a_condition(self, premise: tuple[Link, Link], solved: Link) -> None:
         """``a² d_k = 1 ⇒ a = 1/√d_k`` (or ``⇒ a² = 1/d_k``): the equation solved for a is
@@ -1049,9 +1086,11 @@ class _Builder:
             return "assumption"
         defining = _defines_next(lead)
         if n == 0 and not self.current and not after_implies and left.block.display and \
-                len(row.relations) == 1 and _states_a_goal(lead):
+                len(row.relations) == 1 and (_states_a_goal(lead) or self.goal is left.block):
             # "we want to find some factor $c$ … so that: $$Var(q kᵀ c) = 1$$": the equation
-            # the note sets out to solve, not a claim that it holds
+            # the note sets out to solve, not a claim that it holds (and each of the display's
+            # equations: "E[X/s] = 0, Var(X/s) = 1")
+            self.goal = left.block
             return "condition"
         if self.hidden and n == 0 and not self.current and isinstance(lv, Indexed) and \
                 all(a.is_Integer for a in lv.indices) and isinstance(rv, Expr) and rv.is_number:
@@ -1328,6 +1367,17 @@ CORRECT_CLASS = re.compile(
     # "where j is the index of the element in the vector y that is hot (i.e. equal to 1)"
     r"(?<![A-Za-z])([a-z])\s+is\s+the\s+index\s+of\s+the\s+(?:element|entry|component|position|"
     r"class)\b[^.。]{0,80}?(?:hot|equal\s+to\s+1\b|=\s*1\b|is\s+1\b)|"
+    # "只有正确类别 t 的位置是 1", "only the correct class k is 1": the class, then its 1
+    r"(?:正确|真实|目标)的?(?:类别|类|标签)\s*([a-z])\s*(?:的位置|的位置上|处|的分量|的元素)?\s*"
+    r"(?:是|为|=|等于)\s*1(?![0-9.])|"
+    r"(?<![A-Za-z])(?:correct|true|target)\s+(?:class|label|category)\s+([a-z])\s+(?:is|=)\s+(?:1|one)\b|"
+    # "y is … 1 at the true class t and 0 elsewhere"
+    r"(?<![A-Za-z])(?:1|one)\s+(?:at|for|in|on)\s+(?:the\s+)?(?:correct|true|target|right)\s+"
+    r"(?:class|label|category|position)\s+([a-z])\b(?!\s*[_^=(])|"
+    # "where $k$ is the index of the correct class", "k 为正确类别的下标": the letter first
+    r"(?<![A-Za-z_])([a-z])\s+(?:is|denotes|being)\s+the\s+(?:index\s+of\s+the\s+)?"
+    r"(?:correct|true|target|right|ground[- ]truth)\s+(?:class|label|category)\b|"
+    r"(?<![A-Za-z_])([a-z])\s*(?:为|是|表示)\s*(?:正确|真实|目标)的?(?:类别|类|标签)|"
     # "with true class $c$": no verb, so only a letter that names an index
     r"(?<![A-Za-z])(?:correct|true|target|ground[- ]truth)\s+(?:class|category)\s+([cjklmnr])\b"
     r"(?!\s*[_^=]|\()",  # (c(x) is a function; "class c (one-hot encoded as y)" is c)

@@ -23,6 +23,7 @@ and judges every claim:
 from __future__ import annotations
 
 import re
+import unicodedata
 from fractions import Fraction
 import signal
 import threading
@@ -255,9 +256,20 @@ def _is_softmax(e: Expr, model: Model | None = None) -> bool:
 _BOUND_LETTERS = ("k", "l", "m", "j", "i", "p", "r", "s", "u", "v")
 
 
+#: A Greek letter's name as SymPy spells a symbol (alpha), said as the note wrote it (α).
+_GREEK_NAME = re.compile(r"(?<![A-Za-z\\])(alpha|beta|gamma|lambda|mu|nu|tau|theta|phi|psi|omega|"
+                         r"eta|kappa|rho|xi|zeta|epsilon|varepsilon|varphi)(?![A-Za-z])")
+
+
+def _greek_letter(m: re.Match[str]) -> str:
+    name = m.group(1).removeprefix("var")
+    return unicodedata.lookup(f"GREEK SMALL LETTER {name.upper()}")
+
+
 def _in_note_letters(message: str, notation: Notation | None) -> str:
     """A message in the note's own letters: z where verify calls the logits x (its head only,
     up to the first ':' or '(' — what follows may name verify's conventions on purpose)."""
+    message = _GREEK_NAME.sub(_greek_letter, message)  # "unknown symbol alpha": α
     if notation is None or not notation.rename:
         return message
     back: dict[str, str] = {}
@@ -275,14 +287,15 @@ def model_notation(ctx: _Context) -> Notation | None:
 
 
 def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
-                        notation: Notation | None = None, *, only_vectors: bool = False
-                        ) -> list[str]:
+                        notation: Notation | None = None, *, only_vectors: bool = False,
+                        declared: Sequence[Hypothesis] = ()) -> list[str]:
     """Names in a step that verify has no meaning for: vectors that are neither random
     families nor softmax's y, x, t (S_i, ŷ_1, g_i), and names of several letters, Greek
     letters or letters with a digit (Σ, sum, c1) that the note did not define.  A single
     Latin letter (a in Var(aX)) is a constant, as lecture notes use it — unless the note
     writes it with an index elsewhere or in A·B: then, alone, it is a whole vector
-    (``only_vectors``: just those, for derivatives ∂L/∂o beside o_k)."""
+    (``only_vectors``: just those, for derivatives ∂L/∂o beside o_k).  A letter a declared
+    hypothesis gives as a value (μ in E(q_i) = μ) is the note's parameter."""
     vectors: set[str] = set()
     if notation is not None:
         vectors = set(notation.indexed) | {notation.rename.get(v, v) for v in notation.indexed}
@@ -303,7 +316,8 @@ def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
     out = sorted({str(x.base.label) + "_" + ",".join(map(str, x.indices))
                   for x in both.atoms(Indexed)
                   if str(x.base.label) not in families | set(SOFTMAX_BASES) | layer})
-    params = {str(p) for p in model.parameters()} | ({notation.spread} if notation else set())
+    params = {str(p) for p in model.parameters()} | ({notation.spread} if notation else set()) | \
+        {str(x) for h in declared for x in getattr(h, "value", S.Zero).free_symbols}
     if both.has(Piecewise):  # Σ_j e^{jz} summed as a geometric series: not the note's meaning
         out.append("a sum SymPy could only split into cases")
     for s in sorted(both.free_symbols, key=str):  # sorted: the same words on every run
@@ -1501,7 +1515,8 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             return refused(f"{', '.join(opaque)}: a function verify does not evaluate; a "
                            "claim about its values is not checked")
         unknown = [_in_note_letters(u, model_notation(ctx)) for u in _unknown_quantities(
-            lhs, rhs, model, ctx.notation, only_vectors=checker == "calculus")]
+            lhs, rhs, model, ctx.notation, only_vectors=checker == "calculus",
+            declared=declared)]
         if unknown:
             # with S_i, ŷ_1 whose meaning it never read: the note's definition was not understood
             return refused(f"{', '.join(unknown)} — verify did not read what "
@@ -1794,7 +1809,12 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
             continue
         for h in found:
             add(h, source.location(a.link.block.offset(a.link.start)), a.link.source[:60])
-    return hyps, notes
+    # N(μ𝟏, σ²I), then "assume μ = 0": the number the note fixes stands for its parameter
+    fixed = {h.family for h in hyps if isinstance(h, MeanIs) and h.value != _MU}
+    gone = [n for n, h in enumerate(hyps) if isinstance(h, MeanIs) and h.value == _MU and
+            h.family in fixed]
+    return [h for n, h in enumerate(hyps) if n not in gone], \
+        [r for n, r in enumerate(notes) if n not in gone]
 
 
 #: A paragraph that is only a case: "$i \\neq j$".
@@ -1972,13 +1992,23 @@ def _law(m: Math, row: Row, model: Model, notation: Notation) -> list[tuple[Hypo
     fams = [f.name for f in model.families
             if re.search(rf"(^|[^a-zA-Z\\]){f.name}(?![A-Za-z])", text)]
     out: list[tuple[Hypothesis, int]] = []
-    law = re.search(r"N\s*\}?\s*\(\s*0\s*,\s*(1|\\sigma\s*\^\s*\{?\s*2\s*\}?)\s*\)", text)
-    if law and (law.group(1) == "1" or notation.spread == "sigma"):
-        variance = Integer(1) if law.group(1) == "1" else notation.spread_symbol() ** 2
+    law = _NORMAL_LAW.search(text)
+    if law and (law.group("var") == "1" or notation.spread == "sigma"):
+        variance = Integer(1) if law.group("var") == "1" else notation.spread_symbol() ** 2
+        # N(μ𝟏, σ²I): every component's mean is the note's μ (a parameter, not 0)
+        mean = _MU if law.group("mu") else Integer(0)
         for f in fams:
-            out += [(DistributedAs(f, "normal"), row.start), (MeanIs(f), row.start),
+            out += [(DistributedAs(f, "normal"), row.start), (MeanIs(f, mean), row.start),
                     (VarianceIs(f, variance), row.start)]
     return out
+
+
+#: The mean a law names (N(μ, σ²)): the note's μ, as its formulas read it.
+_MU = Symbol("mu")
+#: N(0, 1), N(0, σ²), N(μ, σ²) — and for vectors N(𝟎, I), N(μ𝟏, σ²I): i.i.d. components.
+_NORMAL_LAW = re.compile(
+    r"N\s*\}?\s*\(\s*(?:(?:\\mathbf\s*\{?\s*)?0\s*\}?|(?P<mu>\\mu)\s*(?:\\mathbf\s*\{?\s*1\s*\}?)?)"
+    r"\s*,\s*(?P<var>1|\\sigma\s*\^\s*\{?\s*2\s*\}?)\s*(?:\\mathbf\s*\{?\s*I\s*\}?|I)?\s*\)")
 
 
 @dataclass(frozen=True)

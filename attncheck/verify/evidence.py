@@ -53,6 +53,7 @@ from sympy import (
     Mul,
     Pow,
     Rational,
+    S,
     Sum,
     Symbol,
     lambdify,
@@ -167,8 +168,11 @@ def _pinned(step: StepResult, model: Model) -> StepResult:
     hyps = step.declared.union(*step.needs)
     values = [e for e in (step.lhs, step.rhs) if isinstance(e, Expr)] + \
         [h.value for h in hyps if isinstance(getattr(h, "value", None), Expr)]
+    # (μ in E(q_i) = μ: a letter a hypothesis gives as a value is a parameter, real or not)
+    given = {x for h in hyps for x in getattr(h, "value", S.Zero).free_symbols}
     pins = {x: PARAMETER_VALUE for e in values for x in e.free_symbols
-            if isinstance(x, Symbol) and x.is_real and not x.is_integer and x not in known}
+            if isinstance(x, Symbol) and (x.is_real or x in given) and not x.is_integer
+            and x not in known}
     if not pins:
         return step
 

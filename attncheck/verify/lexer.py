@@ -415,6 +415,14 @@ class _Lexer:
 
     def macro(self, i: int, hi: int) -> int:  # noqa: C901
         text = self.text
+        broken = re.match(r"\\[ \t]*\n", _ahead(text, i, hi))
+        if broken:
+            end = i + broken.end()
+            if "&" in text[text.rfind("\n", 0, i) + 1:i]:
+                # "-q_i q_j, & i \neq j \⏎": a row of cells ended by one backslash — the
+                # other eaten by Markdown (kramdown turns \\ into \), the row break meant
+                self.emit("ROWSEP", "\\\\", i, end)
+            return end  # else TeX's control space
         m = re.match(r"\\([a-zA-Z]+\*?|.)", _ahead(text, i, hi))
         if not m:
             raise LexError("a lone backslash", i)
@@ -428,6 +436,11 @@ class _Lexer:
             end = j + (sk.end() if sk else 0)
             self.emit("ROWSEP", "\\\\", i, end)
             return end
+        if name == " ":
+            more = re.match(r"(?:\s*\\ )+", _ahead(text, j, hi))
+            if more:  # "\ \ (i \ne j)": control spaces in a row, a wide space as \quad is
+                self.emit("QUAD", "quad", i, j + more.end())
+                return j + more.end()
         if name in (",", ";", ":", "!", " ", ">", "/", "\n"):
             return j
         if name in ("quad", "qquad"):  # a wide space separates a formula from its condition
@@ -653,6 +666,12 @@ class _Lexer:
             # \text{spread}(q·k): a function the note names by a word, applied — never
             # commentary to drop (that would leave q·k alone)
             self.emit("WORD", core, i, a[2])
+            return a[2]
+        call = re.fullmatch(r"\s*([A-Za-z]{2,})\s*\([^()$\\]{1,40}\)\s*", inner)
+        if call and call.group(1) in WORDS:
+            # \text{softmax(x)}_i: a function and its argument typed as text — the math
+            self.emit("WORD", call.group(1), i, a[0] + call.end(1))
+            self.run(a[0] + call.end(1), a[1])
             return a[2]
         if core:
             self.emit("TEXT", core, i, a[2], note=core)
@@ -907,4 +926,25 @@ def tokenize(text: str) -> list[Tok]:
     """The tokens of ``text`` (LaTeX math); :class:`LexError` at the first unreadable place."""
     lx = _Lexer(text.translate(_FULL_WIDTH))
     lx.run(0, len(text))
-    return _cases_in_braces(_layer_labels(lx.out))
+    return _cases_in_braces(_layer_labels(_braced_subscripts(lx.out)))
+
+
+def _braced_subscripts(toks: list[Tok]) -> list[Tok]:
+    """``\theta{_k}``: a subscript typed inside braces after its letter — the letter's."""
+    out = list(toks)
+    n = 1
+    while n + 1 < len(out):
+        if out[n].kind == "LBRACE" and out[n + 1].kind == "SUB" and \
+                out[n - 1].kind in ("LETTER", "GREEK"):
+            depth, m = 0, n
+            while m < len(out):
+                depth += {"LBRACE": 1, "RBRACE": -1}.get(out[m].kind, 0)
+                if depth == 0:
+                    break
+                m += 1
+            if m < len(out):
+                del out[m]
+                del out[n]
+                continue
+        n += 1
+    return out

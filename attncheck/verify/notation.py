@@ -456,6 +456,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         t.kind == "WORD" and t.value in ("max", "min")
         for p in pieces[1:] if p is not None for t in p.toks)}
     losses = [n for n, _ in heads if n[0] in ("L", "calL") or rename.get(n[0]) == "L"]
+    score_letters = {k for k, v in rename.items() if v == "x"} | (
+        {"x"} if "x" not in rename else set())
     spread, square = _spread(rows, families, output)
     length = _length(rows, {k for k, v in rename.items() if v in ("x", "y", "t")} |
                      ({"x", "y", "t"} - set(rename)), families, dim)
@@ -471,7 +473,9 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                     sample_loss=len({n[1] for n in losses}) == 2,
                     lone_jacobian=lone if output is None and logits in (None, lone and lone[1])
                     else None,
-                    constants=frozenset(shifts - set(families) - set(rename)),
+                    constants=frozenset(shifts - set(families) - set(rename)) | frozenset(
+                        _shift_letters(rows, score_letters) - set(families) - set(rename)
+                        - as_indices - indexed - {"e", dim}),
                     softmax_in_conventions=(output, logits) == ("y", "x") and
                     "x" not in rename and "y" not in rename)
 
@@ -864,6 +868,28 @@ def _every_piece(rows: Sequence[Sequence[Row]]) -> Iterator[Sequence[Tok]]:
             for p in row.pieces:
                 if p is not None:
                     yield p.toks
+
+
+def _shift_letters(rows: Sequence[Sequence[Row]], scores: set[str]) -> set[str]:
+    """Letters only ever added to the scores: c in softmax(z + c), e^{z_i − c}, x + c𝟏 — the
+    shift softmax is invariant to, a real number (never an index: z_i + c adds a number)."""
+    out: set[str] = set()
+    for toks in _every_piece(rows):
+        kinds = [t for t in toks if t.kind not in ("LBRACE", "RBRACE")]
+        for n, t in enumerate(kinds[:-2]):
+            if _letter(t) not in scores:
+                continue
+            m = n + 1
+            if kinds[m].kind == "SUB" and m + 1 < len(kinds):
+                m += 2  # z_i, z_{j}: one index letter or number
+            if m + 1 >= len(kinds) or kinds[m].kind not in ("PLUS", "MINUS"):
+                continue
+            c = _letter(kinds[m + 1])
+            after = kinds[m + 2].kind if m + 2 < len(kinds) else ""
+            if c is not None and len(c) == 1 and c.isalpha() and c not in scores and \
+                    after not in ("SUB", "LPAR", "SUP", "LETTER", "GREEK", "CDOT", "TIMES"):
+                out.add(c)
+    return out
 
 
 def _index_letters(rows: Sequence[Sequence[Row]]) -> set[str]:

@@ -879,6 +879,13 @@ class _Fn:
     waiting: _Fn | None = None
 
 
+def _order(d: _Fn, meta: Any) -> int:
+    """How many times ∂ applies: ∂²_{o_j} l twice, ∂_{o_j} once."""
+    if d.power.is_Integer and 1 <= int(d.power) <= 3:  # type: ignore[union-attr]
+        return int(d.power)
+    raise ParseProblem(f"a derivative to the power {d.power}", _where(meta))
+
+
 @dataclass(frozen=True)
 class _Paren:
     """A parenthesized expression: f(x) applies f, y_i(1 − y_i) multiplies."""
@@ -957,6 +964,8 @@ class _Index:
 
     items: tuple[tuple[Any, ...], ...]  # each: (expr,) or (expr, rel, expr) …
     text: str = ""
+    #: the one letter as the note wrote it (_t), not renamed (_{y} read as the label's t)
+    raw: bool = False
 
 
 def _where(meta: Any) -> int:
@@ -1067,7 +1076,7 @@ class _Build(Transformer_NonRecursive):
             raise ParseProblem("a written-out sum needs its last term after \\cdots", _where(meta))
         if isinstance(x, _Fn):
             if x.name == "d/d" and x.body is not None and x.var is not None:
-                return x.coeff * Derivative(x.body, x.var)
+                return x.coeff * Derivative(x.body, (x.var, _order(x, meta)))
             if x.fallback is not None:
                 return x.coeff * x.fallback ** x.power
             raise ParseProblem(f"{x.name} applies to nothing here", _where(meta))
@@ -1275,7 +1284,7 @@ class _Build(Transformer_NonRecursive):
             if tok.type == "LETTER":
                 name = str(tok)
                 if name in self.families or name in INDEX_LETTERS or True:
-                    return _Index(((self._index_letter(name),),), name)
+                    return _Index(((self._index_letter(name),),), name, raw=True)
             if tok.type == "GREEK":
                 return _Index(((index_symbol("ℓ") if str(tok) == "ell" else Symbol(str(tok)),),),
                               str(tok))
@@ -1315,6 +1324,8 @@ class _Build(Transformer_NonRecursive):
         return tuple(out)
 
     def _index_value(self, x: Any, meta: Any) -> Any:
+        if isinstance(x, _Vector) and x.coeff == 1 and x.bold and x.name == "x":
+            return x  # ∇_𝐳: the whole scores (an index elsewhere: see subscript)
         if isinstance(x, _Vector) and x.coeff == 1:
             return index_symbol(x.name)  # k as an index, though k is also a family
         if isinstance(x, _Fn) and x.fallback is not None:
@@ -1360,7 +1371,9 @@ class _Build(Transformer_NonRecursive):
         indices = [index_symbol(x.name) if isinstance(x, Symbol) and len(x.name) == 1 and
                    x.name.isalpha() and not x.is_integer and x != self.dim else x
                    for item in idx.items if len(item) == 1 for x in _split_indices(item[0])]
-        indices = [class_index(x) for x in indices]
+        if not isinstance(base, _Partial):  # (∇_{z_k}: by the entry z_k, not a class index)
+            indices = [index_symbol(x.name) if isinstance(x, _Vector) else class_index(x)
+                       for x in indices]
         name_of = base.name if isinstance(base, Symbol) else base.fallback.name \
             if isinstance(base, _Fn) and isinstance(base.fallback, Symbol) else None
         if name_of is not None and len(indices) == 1 and indices[0].is_Integer and \
@@ -1406,13 +1419,11 @@ class _Build(Transformer_NonRecursive):
                 raise ParseProblem("softmax(x)_i takes one index", where)
             return base.entry.xreplace({ROW: indices[0]})
         if isinstance(base, _Fn):
-            if base.name == "delta" and len(indices) == 1:
-                # δ_i, δ_2: backprop's error term (of unit i, of layer 2), a name
-                return base.coeff * IndexedBase("δ")[indices[0]]
+            if base.name == "delta" and len(indices) != 2:
+                # δ_i, δ_2, δ^{[conv]}_{k,i,j}: backprop's error term (of unit i, of layer 2,
+                # of a convolution's map k at i, j), a name — Kronecker's δ takes two
+                return base.coeff * IndexedBase("δ")[tuple(indices)]
             if base.name == "delta":
-                if len(indices) != 2:
-                    raise ParseProblem("Kronecker's delta takes two indices, as in \\delta_{ij}",
-                                       where)
                 return base.coeff * KroneckerDelta(*indices)
             if base.name == "sigma" and len(indices) == 1 and idx.text in self.families:
                 return base.coeff * self.model.family(idx.text).std
@@ -1435,6 +1446,11 @@ class _Build(Transformer_NonRecursive):
             if len(indices) == 1 and isinstance(indices[0], Symbol) and \
                     self.n.rename.get(indices[0].name) == "x" and self._scores_named():
                 return _Fn("d/d", var=Symbol("x"))  # ∇_z L: by the whole scores vector
+            if len(indices) == 1 and isinstance(indices[0], _Vector):
+                # ∇_𝐳 L: by the whole scores where the note names them (or 𝐱 is verify's
+                # own), else by the index letter as before
+                whole = self._scores_named() or self.n.softmax_in_conventions
+                return _Fn("d/d", var=Symbol("x") if whole else index_symbol("x"))
             if len(indices) == 1:
                 return _Fn("d/d", var=indices[0])
         if isinstance(base, Symbol):
@@ -1473,7 +1489,9 @@ class _Build(Transformer_NonRecursive):
         where = _where(meta)  # name is already in the conventions (renamed by the letter)
         if not indices:
             raise ParseProblem(f"{name}_{{}}: an empty subscript", where)
-        if idx.text == "t" and "t" in self.n.rename.values():
+        own = idx.raw and "t" not in self.n.rename and "t" not in self.n.indexed
+        if idx.text == "t" and "t" in self.n.rename.values() and not own:
+            # (ŷ_t with t only ever an index of the note — "正确类别 t" — is that entry)
             # ŷ_y, o_y beside the one-hot label y = (y_1, …, y_n) (renamed t): the index is
             # the class the label's letter also names — which entry is meant is not read
             raise ParseProblem(f"{name}_{idx.text}: its index is also the name of a vector of "
@@ -1641,7 +1659,7 @@ class _Build(Transformer_NonRecursive):
             if f.var is None:
                 raise ParseProblem("a derivative without its variable", where)
             body = self.v(arg, meta, "under a derivative")
-            return f.coeff * Derivative(body, f.var)
+            return f.coeff * Derivative(body, (f.var, _order(f, meta)))
         if isinstance(arg, _Tuple):
             vals = tuple(self._opaque(a, meta) for a in arg.items)
             if f.name in ("max", "min") and all(isinstance(v, Expr) and v.is_number
@@ -1774,6 +1792,16 @@ class _Build(Transformer_NonRecursive):
         return None
 
     def _product(self, a: Any, b: Any, meta: Any, juxtaposed: bool) -> Any:
+        if juxtaposed and isinstance(b, _Dots) and isinstance(a, (Expr, _Series)) and \
+                (isinstance(a, _Series) or a.has(Indexed)):
+            # e^{x_1} + e^{x_2} … + e^{x_k}, −t_1 log y_1 ⋯ − t_n log y_n: dots written with no
+            # sign before them go on with the sum (the sign after them says how it ends)
+            return a if isinstance(a, _Series) else self._plus(a, b, meta, 1)
+        if juxtaposed and isinstance(a, _Series) and a.terms and isinstance(a.terms[-1], _Dots) \
+                and isinstance(b, Expr):
+            return self._written_out(a.terms, b, meta)  # x_1 + ⋯ x_n: the last term
+        if juxtaposed and isinstance(a, _Dots) and isinstance(b, Expr) and b.has(Indexed):
+            return _Series((a, b))  # ⋯ x_n: the dots, then the last term
         if juxtaposed and isinstance(a, Indexed) and str(a.base.label) == "y" and \
                 isinstance(b, _Paren) and (
                     (isinstance(b.expr, _Vector) and b.expr.name == "x") or
@@ -1859,16 +1887,18 @@ class _Build(Transformer_NonRecursive):
         if vb:
             return b.times(self.v(a, meta))
         if isinstance(a, _Fn) and a.name == "d/d" and juxtaposed and a.waiting is None and \
-                isinstance(b, _Fn) and b.name != "d/d" and (b.fallback is None or
-                                                            b.name in _FUNCTION_WORDS):
-            return replace(a, waiting=b)  # d/dx \ln x: \ln waits for x
+                a.body is None and isinstance(b, _Fn) and (
+                    (b.name == "d/d" and b.body is None and b.var is not None) or
+                    (b.name != "d/d" and (b.fallback is None or b.name in _FUNCTION_WORDS))):
+            # d/dx \ln x: \ln waits for x; ∂_{o_i}∂_{o_j} l: the inner ∂ waits for l
+            return replace(a, waiting=b)
         if isinstance(a, _Fn) and a.name == "d/d" and a.waiting is not None and juxtaposed:
             b = self._apply(a.waiting, b, meta)
             a = replace(a, waiting=None)
         if isinstance(a, _Fn) and a.name == "d/d" and juxtaposed:
             # ∂/∂x f g: the derivative of the product (a note's product rule), not of f alone
             factor = self.v(b, meta, "under a derivative")
-            return _Fn("d/d", a.coeff, None, a.var, body=factor if a.body is None
+            return _Fn("d/d", a.coeff, None, a.var, a.power, body=factor if a.body is None
                        else a.body * factor)
         if isinstance(a, _Fn) and a.fallback is None:
             return self._apply(a, b, meta)
@@ -1990,6 +2020,12 @@ class _Build(Transformer_NonRecursive):
             return ("partial", self._plus(a[1], b, meta, sign))
         if isinstance(a, _Partial):  # (\partial -\sum_j y_j \ln a_j): ∂ of what follows
             return ("partial", b if sign > 0 else self.neg(meta, [None, b]))
+        if isinstance(b, _Series) and sign > 0 and not isinstance(a, (_Series, _Dots)):
+            # e^{x_1} + e^{x_2}⋯ + e^{x_n}: the dots written against a term (see _product)
+            ahead = (a,) + b.terms
+            if isinstance(b.terms[-1], _Dots):
+                return _Series(ahead)
+            return self._written_out(ahead[:-1], ahead[-1], meta)
         if isinstance(b, _Dots):
             if isinstance(a, Sum) and len(a.limits) == 1 and a.limits[0][1].is_Integer and \
                     isinstance(a.limits[0][2], Symbol) and a.limits[0][2].is_integer:
@@ -2227,6 +2263,9 @@ class _Build(Transformer_NonRecursive):
                 "sub" in ss and "sup" not in ss and isinstance(ss["sub"], _Index) and \
                 ss["sub"].text:
             return Symbol(f"{word}_{ss['sub'].text}")  # head_i: the i-th head, a name
+        if word in ("head", "Attention", "MultiHead", "Concat") and ss is None:
+            # \text{head} = softmax(…)V: a name alone; Attention(Q, K, V) applied
+            return _Fn(word, power=power, fallback=Symbol(word))
         if word in ("CE", "Loss", "loss", "NLL") and ss is None:
             # \text{CE} = −Σ y_i ln σ_i: the note's loss by its name (CE(y, ŷ) when applied)
             return _Fn(word, power=power, fallback=LOSS)

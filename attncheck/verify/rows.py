@@ -290,12 +290,14 @@ def _trailing_label(toks: list[Tok]) -> tuple[list[Tok], str]:
     return toks, ""
 
 def _unboxed(toks: list[Tok]) -> list[Tok]:
-    """``\boxed{a = b}`` (its braces left by the lexer) around a whole row: the row inside
-    (a result a note boxes is still its claim).  Punctuation after the box stays outside."""
+    r"""``\boxed{a = b}`` (its braces left by the lexer) around a whole row: the row inside
+    (a result a note boxes is still its claim).  Punctuation after the box stays outside.
+    So too ``[ a = b ]``: ``\[ a = b \]`` whose backslashes Markdown ate (kramdown)."""
     end = len(toks)
     while end and toks[end - 1].kind in ("PERIOD", "COMMA", "QUAD"):
         end -= 1
-    while end >= 2 and toks[0].kind == "LBRACE" and toks[end - 1].kind == "RBRACE":
+    while end >= 2 and (toks[0].kind, toks[end - 1].kind) in (("LBRACE", "RBRACE"),
+                                                               ("LSQB", "RSQB")):
         depth = _depth_walk(toks[:end])
         if any(d == 0 for d in depth[1:end - 1]) or \
                 not any(t.kind == "REL" for t in toks[1:end - 1]):

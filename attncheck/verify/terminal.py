@@ -78,7 +78,9 @@ def _converter() -> LatexNodes2Text:
         MacroTextSpec("left", discard=True), MacroTextSpec("right", discard=True),
         MacroTextSpec("frac", simplify_repl=_fraction), MacroTextSpec("dfrac", simplify_repl=_fraction),
         MacroTextSpec("tfrac", simplify_repl=_fraction),
-        MacroTextSpec("ne", simplify_repl="≠"),  # a case "(i \ne j)" read "(i j)" without it
+        # a case "(i \ne j)" read "(i j)" without it; the space after, as in "i ≠ j"
+        *(MacroTextSpec(m, simplify_repl=r) for m, r in (
+            ("ne", "≠ "), ("neq", "≠ "), ("le", "≤ "), ("leq", "≤ "), ("ge", "≥ "), ("geq", "≥ "))),
         # \ln x: the name and a space (pylatexenc writes "lnx"); "ln (x)" is tidied below
         *(MacroTextSpec(f, simplify_repl=f + " ") for f in ("ln", "log", "exp", "sin", "cos")),
     ])
