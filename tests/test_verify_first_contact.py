@@ -1900,3 +1900,69 @@ def test_an_unknown_greek_letter_is_named_as_written() -> None:
             "$$\\frac{\\partial L}{\\partial h_k} = p_k - \\alpha$$\n")
     r = verify_text(text, "n.md", numeric=False)
     assert "α" in (r.steps[-1].note or "") and "alpha" not in (r.steps[-1].note or "")
+
+
+# -- batch 41 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [("\\hat{y}_j - y_j", "holds"), ("y_j - \\hat{y}_j", "fails")])
+def test_ell_defined_as_the_loss(rhs: str, status: str) -> None:
+    # \ell = −Σ_k y_k log ŷ_k: ℓ is the note's loss (it was read as an index, "unknown ℓ")
+    text = ("$$\\hat y_k = \\frac{e^{z_k}}{\\sum_j e^{z_j}}$$\n\nFor one-hot encoded target "
+            "$\\mathbf{y}$:\n\n$$\\ell = -\\sum_{k=1}^{K} y_k \\log(\\hat{y}_k)$$\n\n"
+            f"$$\\frac{{\\partial \\ell}}{{\\partial z_j}} = {rhs}$$\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+def test_a_boxed_side_is_shown_as_written() -> None:
+    # = \boxed{ŷ − y}: the side's source keeps its box (it was "{ŷ − y}", matching nothing)
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}}$$\n\n"
+            "$$\\frac{\\partial L}{\\partial x_i} = \\boxed{y_i - t_i}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert r.steps[-1].rhs_source == "\\boxed{y_i - t_i}"
+
+
+_LOSS_AT_M = ("For a correct class index `m`:\n\n$$\\ell = -\\log(s_m), \\qquad "
+              "s_m = \\frac{{e^{{y_m}}}}{{\\sum_{{k}} e^{{y_k}}}}$$\n\n{body}")
+
+
+@pytest.mark.parametrize("label,rhs,status", [
+    ("**Case i: j = m.**", "s_m - 1", "holds"),
+    ("**Case ii: j ≠ m.**", "s_j", "holds"),
+    ("**Case ii: j ≠ m.**", "s_j - 1", "fails"),
+])
+def test_cases_numbered_in_roman_numerals(label: str, rhs: str, status: str) -> None:
+    # "**Case ii: j ≠ m.**": a case label numbered i, ii (only "Case 2:" was read)
+    body = f"{label}\n\n$$\\frac{{\\partial \\ell}}{{\\partial y_j}} = {rhs}$$\n"
+    assert _verdicts(_LOSS_AT_M.format(body=body))[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("s_j", "holds"), ("s_j - 1", "fails")])
+def test_a_boxed_result_then_its_case(rhs: str, status: str) -> None:
+    # \boxed{∂ℓ/∂y_j = s_j} \quad \text{if } j \neq m: the box, then the case it holds in
+    body = (f"$$\\boxed{{\\frac{{\\partial \\ell}}{{\\partial y_j}} = {rhs}}} \\quad "
+            "\\text{if } j \\neq m$$\n")
+    assert _verdicts(_LOSS_AT_M.format(body=body))[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("0", "holds"), ("-\\frac{1}{y_j}", "fails")])
+def test_a_list_items_title_names_the_case(rhs: str, status: str) -> None:
+    # "2. **当求导目标是其他错误类别的概率 $y_j$ 时 ($j \neq t$)：**" then a paragraph: the
+    # item's first line is the case of the display it ends with ("错误类别" names a class,
+    # it is no remark that something is wrong)
+    text = ("$$y_j = \\frac{e^{a_j}}{\\sum_k e^{a_k}}$$\n\n$$\\ell = -\\log(y_t)$$\n\n"
+            "2.  **当求导目标是其他错误类别的概率 $y_j$ 时 ($j \\neq t$)：**\n"
+            "    公式 $\\ell = -\\log(y_t)$ 里根本没有 $y_j$ 这个变量！常数求导等于 $0$：\n"
+            f"    $$\\frac{{\\partial \\ell}}{{\\partial y_j}} = {rhs}$$\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{1}{s^2}\\operatorname{Var}(X)", "holds"),
+                                        ("\\frac{1}{s}\\operatorname{Var}(X)", "fails")])
+def test_a_comment_after_a_semicolon_in_chinese(rhs: str, status: str) -> None:
+    # "… \quad; 两个单词y_{t}和x_{i}的对齐情况": after the semicolon, words with a little math
+    # in them — the row's reason, never part of the expression the next row goes on from
+    text = ("Let $X$ be a random variable and $s > 0$ a constant.\n\n$$\n\\begin{eqnarray}\n"
+            "\\operatorname{Var}\\left(\\frac{X}{s}\\right)&=&\\operatorname{Var}\\left(\\frac{X}{s}"
+            "\\right) \\quad; 缩放X_{1}和s_{1}的方差\\\\\n"
+            f"&=&{rhs}\n\\end{{eqnarray}}\n$$\n")
+    assert _verdicts(text)[-1:] == [status]

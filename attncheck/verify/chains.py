@@ -193,7 +193,12 @@ def _rows_of_text(text: str) -> tuple[list[Row], str]:
 
 
 def _source(block: Math, piece: Piece) -> str:
-    return " ".join(block.text[piece.start:piece.end].split())
+    start = piece.start
+    boxed = re.search(r"\\(?:boxed|fbox|color\s*\{\w+\})\s*$",
+                      block.text[max(0, start - 24):start])
+    if boxed and block.text[start:start + 1] == "{":
+        start -= len(boxed.group(0))  # = \boxed{ŷ − y}: the side as written, box and all
+    return " ".join(block.text[start:piece.end].split())
 
 
 def _link(block: Math, piece: Piece | None, parser: Parser, at: int) -> Link:
@@ -1342,13 +1347,16 @@ def _subject(block: Math, rows: Sequence[Row]) -> str:
 
 _CASE = re.compile(r"\$+\s*([^$]{1,300}?)\s*\$+|(?<![\\a-zA-Z_{])([a-z]\s*(?:=|≠|!=|\\neq?|\\not\s*=)"
                    r"\s*[a-z])(?![a-zA-Z_}])")
-#: Words that make a condition a case label: "If $i = j$,", "当 $i=j$ 时", "$i≠j$ 的情况".
-_CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|case\s*\d*\s*[:：.]?|for|in case|"
+#: Words that make a condition a case label: "If $i = j$,", "当 $i=j$ 时", "$i≠j$ 的情况",
+#: "Case ii: j ≠ m." (numbered in Roman numerals or letters too).
+_CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|case\s*(?:\d+|[ivx]{1,4}|[a-d])?\s*[:：.)]?|for|in case|"
                          r"in the case (?:of|that|where)|case in which|consider(?:ing)?)|当|若|如果|对于|考虑|"
                          r"情况\s*[\d一二三四五六七八九十]*\s*[:：]?)\s*[(（]?\s*$", re.IGNORECASE)
 _CUE_AFTER = re.compile(rf"^\s*[)）]?\s*(?:{CASE_AFTER_WORDS}|[:：,，]?\s*$)")
-#: A sentence about whether something is true is a remark, not a case label.
-_REMARK = re.compile(r"\b(?:holds?|true|valid|wrong|fails?|only|correct|drops?)\b|成立|正确|错误|只|仅",
+#: A sentence about whether something is true is a remark, not a case label ("the wrong
+#: class", "错误类别" name a class: no remark).
+_REMARK = re.compile(r"\b(?:holds?|true|valid|wrong|fails?|only|correct|drops?)\b(?!\s+class)|"
+                     r"成立|正确(?!的?(?:类别|类|标签))|错误(?!的?(?:类别|类|标签))|只|仅",
                      re.IGNORECASE)
 
 
@@ -1466,6 +1474,12 @@ def lead_condition(lead: str, parser: Parser) -> tuple[str, Any] | None:
         found = _case_in(tail, parser)
         if found is not None:
             return found
+    # "2. **当求导目标是其他类别的概率 $y_j$ 时 ($j \neq t$)：**⏎ 公式 … 常数求导等于 0：": a list
+    # item's first line, ended by a colon, is the title of all that follows it
+    first = lead.strip().split("\n")[0]
+    if "\n" in lead.strip() and re.search(r"[:：]\s*$", first) and \
+            not _REMARK.search(re.sub(r"\$[^$]*\$", " ", first)):
+        return _case_in(first, parser)
     return None
 
 
@@ -1501,8 +1515,10 @@ def _case_in(tail: str, parser: Parser) -> tuple[str, Any] | None:
         labelled = bool(_CUE_BEFORE.search(before) or _CUE_AFTER.match(after) and
                         (not before.strip() or re.fullmatch(r"\s*(\d+[.)、]|[-*•])?\s*", before)))
         # "For off-diagonal ($i \neq j$):", "非对角元素（$i \neq j$）：": a short label whose
-        # parenthesis names the case the display after the colon works out
-        labelled = labelled or bool(re.search(r"[(（]\s*$", before) and len(before) <= 60 and
+        # parenthesis names the case the display after the colon works out (or a longer one
+        # that says "when": "当求导目标是其他类别的概率 $y_j$ 时 ($j \neq t$)：")
+        labelled = labelled or bool(re.search(r"[(（]\s*$", before) and (
+            len(before) <= 60 or re.search(r"当|若|如果|\b(?:when|if|for)\b", before, re.I)) and
                                     re.match(r"\s*[)）]\s*[:：.。]?\s*$", after))
         # "对 $$j=i$$ 时，…": the 对…时 frame names a case as 当…时 does
         labelled = labelled or bool(re.search(r"对\s*$", before) and re.match(r"\s*时", after))

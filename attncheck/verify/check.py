@@ -261,6 +261,18 @@ _GREEK_NAME = re.compile(r"(?<![A-Za-z\\])(alpha|beta|gamma|lambda|mu|nu|tau|the
                          r"eta|kappa|rho|xi|zeta|epsilon|varepsilon|varphi)(?![A-Za-z])")
 
 
+#: An entry as SymPy prints an Indexed (y[t], g[i, j]) — not E[…], an expectation.
+#: (with a letter inside: "ŷ[2]" may be the name of a layer's ŷ^{[2]}, not its entry 2)
+_SYMPY_ENTRY = re.compile(r"(?<![\w\\])([^\W\d_]\u0302?)\[(?=[^\]]*[a-z])([a-z0-9][a-z0-9, +\-]{0,7})\]")
+
+
+def _entry(m: re.Match[str]) -> str:
+    if m.group(1) in "EDPV":
+        return m.group(0)
+    inner = m.group(2).replace(" ", "")
+    return f"{m.group(1)}_{inner}" if len(inner) == 1 else f"{m.group(1)}_{{{inner}}}"
+
+
 def _greek_letter(m: re.Match[str]) -> str:
     name = m.group(1).removeprefix("var")
     return unicodedata.lookup(f"GREEK SMALL LETTER {name.upper()}")
@@ -270,6 +282,7 @@ def _in_note_letters(message: str, notation: Notation | None) -> str:
     """A message in the note's own letters: z where verify calls the logits x (its head only,
     up to the first ':' or '(' — what follows may name verify's conventions on purpose)."""
     message = _GREEK_NAME.sub(_greek_letter, message)  # "unknown symbol alpha": α
+    message = _SYMPY_ENTRY.sub(_entry, message)  # the engine's y[t]: y_t, as notes write it
     if notation is None or not notation.rename:
         return message
     back: dict[str, str] = {}

@@ -1169,6 +1169,8 @@ class _Build(Transformer_NonRecursive):
             return _Vector(self.n.rename[g.replace(BOLD, "")], bold=True)
         if g == "pi":
             return pi
+        if g == "ell" and self.n.rename.get("ell") == "L":
+            return LOSS  # ℓ = −Σ_k y_k log ŷ_k: the note's loss, by its letter
         if g == "ell":
             return index_symbol("ℓ")
         if g in ("rho", "varrho") and self.model.dependent:
