@@ -1966,3 +1966,27 @@ def test_a_comment_after_a_semicolon_in_chinese(rhs: str, status: str) -> None:
             "\\right) \\quad; 缩放X_{1}和s_{1}的方差\\\\\n"
             f"&=&{rhs}\n\\end{{eqnarray}}\n$$\n")
     assert _verdicts(text)[-1:] == [status]
+
+
+# -- batch 42 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("heading,status", [("### 1.3 Sigmoid + 二元交叉熵（BCE）", "not-checked"),
+                                            ("### 1.3 另一个损失", "fails")])
+def test_a_section_headed_sigmoid(heading: str, status: str) -> None:
+    # p the softmax's output in one section, then "### Sigmoid + BCE" with p_i = σ(z_i): a
+    # step that fails in the softmax's reading is not shown wrong there (a false fail was)
+    text = ("## 1.2 Softmax\n\n$$p_{i} = \\frac{e^{z_{i}}}{\\sum_{k}e^{z_{k}}}$$\n\n"
+            f"{heading}\n\n$$\n\\mathcal{{L}} = -\\sum_{{i}}\\left[y_i \\log(p_i) + (1-y_i)\\log(1-p_i)"
+            "\\right], \\quad p_i = \\sigma(z_i)\n$$\n\n直接求导：\n\n"
+            "$$\n\\frac{\\partial \\mathcal{L}}{\\partial z_i} = -\\left[\\frac{y_i}{p_i}p_i(1-p_i) + "
+            "\\frac{1-y_i}{1-p_i}(-p_i(1-p_i))\\right]\n$$\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("d", "holds"), ("d^2", "fails")])
+def test_a_display_opening_its_line_then_a_remark(rhs: str, status: str) -> None:
+    # "$$Var(q·k) = d$$（因為獨立隨機變數的方差相加）": the display of its line, with a remark
+    # after it (read as inline math in a sentence, no step was made)
+    text = ("各分量獨立，均值為 0、方差為 1，$q$ 與 $k$ 獨立。\n\n"
+            f"$$\\text{{Var}}(q \\cdot k) = {rhs}$$（因為獨立隨機變數的方差相加）\n")
+    assert _verdicts(text) == [status]

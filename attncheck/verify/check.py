@@ -699,6 +699,8 @@ class _Context:
     independence_said: bool = True
     #: where the note says its random vectors are unit vectors (see _unit_vectors)
     unit_vectors: str = ""
+    #: the heading of the section being checked ("1.3 Sigmoid + 二元交叉熵（BCE）")
+    title: str = ""
 
     def number_of(self, step: StepResult) -> int:
         """The seed number of a step: its position in the file (stable across reruns)."""
@@ -1471,11 +1473,12 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             # where the label's 1 is) the note says in words verify does not read
             return refused(f"{', '.join(worded)} names an entry by a word: which index it is, "
                            "verify did not read")
-        if _SIGMOID_WORDS.search(step.context[-200:]) and not re.search(
-                r"softmax", step.context[-200:], re.IGNORECASE) and any(
+        said = [w for w in (step.context[-200:], ctx.title) if _SIGMOID_WORDS.search(w)]
+        if said and not re.search(r"softmax", said[0], re.IGNORECASE) and any(
                 str(x.base.label) == "y" for x in (lhs - rhs).atoms(Indexed)):
-            # "2. sigmoid + cross entropy：将 sigmoid 公式代入…": ŷ_i is the sigmoid's output
-            # in this part, not the softmax's that verify read it as
+            # "2. sigmoid + cross entropy：将 sigmoid 公式代入…", or a section headed "1.3
+            # Sigmoid + 二元交叉熵": ŷ_i is the sigmoid's output in this part, not the softmax's
+            # that verify read it as
             return refused("the words before it speak of the sigmoid: the output here may "
                            "not be the softmax's")
         if step.restates is not None:
@@ -2262,6 +2265,7 @@ def _chain(ctx: _Context, chain: Chain, number: int, blk: _Block, model: Model,
            declared: tuple[Hypothesis, ...]) -> DerivationResult:
     steps: list[StepResult] = []
     prev_cond: Any = None
+    ctx.title = blk.title
     for n, step in enumerate(chain.steps, 1):
         ctx.number += 1
         variable = _chain_variable(chain, n - 1)
