@@ -164,8 +164,6 @@ BROKEN: dict[tuple[str, int], str] = {
     "product Π inside a power",
     ("typora-transformer-qa-saturation-matrix", 58): r"plain TeX \matrix{…}",
     ("hexo-dl-optimization-two-layer-bp", 18): r"f(x;\theta) = )(…): a stray parenthesis",
-    ("week13-mlp-backprop-softmax-ce", 66): r"\boxed{…} \qquad \text{or in vector form} \qquad …: "
-    "two equations in one box's row",
     **{("week13-mlp-backprop-softmax-ce", n): r"\checkmark after a shape" for n in (97, 105)},
     ("harleyszhang-ce-entropy-worked", 82): r"D_{KL}(p \parallel q): \parallel",
     ("gpt-phases-word-form-scaling-variance", 86): r"\text{Stable Softmax of Logit } i = …: "
