@@ -1990,3 +1990,82 @@ def test_a_display_opening_its_line_then_a_remark(rhs: str, status: str) -> None
     text = ("各分量獨立，均值為 0、方差為 1，$q$ 與 $k$ 獨立。\n\n"
             f"$$\\text{{Var}}(q \\cdot k) = {rhs}$$（因為獨立隨機變數的方差相加）\n")
     assert _verdicts(text) == [status]
+
+
+# -- batch 43 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("written,status", [
+    ("[0.659, 0.242, 0.099]", "holds"),
+    ("[0.7, 0.2, 0.1]", "holds"),   # rounded to one place
+    ("[0.6, 0.2, 0.0]", "holds"),   # cut to one place
+    ("[0.6, 0.3, 0.1]", "fails"),   # 0.242 is neither 0.3 rounded nor cut
+    ("[0.659, 0.242, 0.1]", "holds"),
+    ("[0.242, 0.659, 0.099]", "fails"),
+])
+def test_softmax_of_a_worked_examples_scores(written: str, status: str) -> None:
+    # softmax([2, 1, 0.1]) = [0.7, 0.2, 0.1]: the probabilities of the numbers written, each
+    # entry the exact one rounded or cut to its own places (once "softmax(…): expected
+    # softmax(x)", and a tolerance of a unit in the last place would have passed 0.3)
+    assert _verdicts(f"$$\n\\mathrm{{softmax}}([2, 1, 0.1]) = {written}\n$$\n") == [status]
+
+
+def test_softmax_of_numbers_against_an_expression_is_exact() -> None:
+    # [e^{0.707}/(2e^{0.707}), …]: entries written as expressions are meant exactly (the
+    # denominator lacks e^0 = 1): not passed for being "within a unit"
+    text = ("$$\n\\text{softmax}([0.707, 0, 0.707]) = \\left[\\frac{e^{0.707}}{2e^{0.707}}, "
+            "\\frac{1}{2e^{0.707}}, \\frac{e^{0.707}}{2e^{0.707}}\\right]\n$$\n")
+    assert _verdicts(text) == ["fails"]
+
+
+@pytest.mark.parametrize("after,status", [
+    ("the component representing the correct answer (index $c$) is $1$", "holds"),
+    ("the vector $\\mathbf{y}$ is one-hot encoded", "fails"),
+])
+def test_the_correct_class_by_its_index_in_parentheses(after: str, status: str) -> None:
+    text = ("$$a_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n$$\nC(\\mathbf{a})=-\\sum_i y_i\\ln a_i"
+            f"=-\\ln a_c.\n$$\n\nIn our case, {after}.\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("words,status", [("independently for $i=1,\\ldots,d$.", "holds"),
+                                          ("for $i=1,\\ldots,d$.", "needs-undeclared")])
+def test_a_law_by_its_mean_and_variance(words: str, status: str) -> None:
+    # $$q_i,k_i \sim (0,1)$$ "independently for $i = 1, …, d$": mean 0, variance 1, and the
+    # words after the law are about its variables
+    text = (f"Assume:\n\n$$\nq_i,k_i \\sim (0,1)\n$$\n\n{words}\n\n"
+            "$$\n\\operatorname{Var}(q^\\top k) = d\n$$\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\frac{y_i}{a_i}", "holds"), ("-\\frac{1-y_i}{1-a_i}", "fails")])
+def test_a_loss_defined_anew_under_its_own_heading(rhs: str, status: str) -> None:
+    # "## Binary cross-entropy: C(a, y) = −[y ln a + (1 − y) ln(1 − a)]" … "## Categorical:
+    # C(a, y) = −Σ y_i ln a_i": the later steps use the section's own C (the first was kept,
+    # and a true step failed)
+    text = ("## Binary\n\n$$C(a, y) = -[y\\ln (a) + (1-y)\\ln (1- a)]$$\n\n"
+            "## Categorical\n\n$$a_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            "$$C(a,y) = -\\sum_{i=1}^n y_i\\ln(a_i)$$\n\n"
+            f"$$\\frac{{\\partial C}}{{\\partial a_i}} = {rhs}$$\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("a_i - y_i", "holds"), ("y_i - a_i", "fails")])
+def test_a_definition_read_from_its_written_out_form(rhs: str, status: str) -> None:
+    # L(a, y) = ½‖a − y‖² = ½ Σ_i (a_i − y_i)²: the norm is not read, the sum after it is —
+    # it is L's value from there on (L was taken for the cross-entropy, and a step failed)
+    text = ("$$a_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            "$$\nL(a,y) = \\frac{1}{2} \\lVert a-y \\rVert^2 = \\frac{1}{2}\\sum_{i=1}^n (a_i - y_i)^2\n$$\n\n"
+            f"$$\\frac{{\\partial L}}{{\\partial a_i}} = {rhs}$$\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\frac{2}{2} \\text{diag}(p) - \\frac{2}{2} pp^T", "holds"),
+    ("\\frac{1}{2} \\text{diag}(p) - \\frac{1}{2} pp^T", "fails"),
+])
+def test_a_number_times_the_outer_product(rhs: str, status: str) -> None:
+    # (1/τ) diag(p) − (1/τ) p pᵀ: a number before p pᵀ keeps it the outer product ("a matrix
+    # plus something that is not a matrix" before)
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            f"$$\n\\frac{{\\partial p}}{{\\partial z}} = {rhs}\n$$\n")
+    assert _verdicts(text) == [status]

@@ -106,8 +106,9 @@ _KINDS = {"=": "claim", ":=": "definition", "=:": "definition", "≈": "approxim
           "⇔": "follows"}
 _IMPLIES = ("⇒", "∴")
 #: The right side of ``X \sim …`` that names a distribution: N(0, 1), \mathcal{N}, U(a, b).
-_LAW = re.compile(r"\s*(?:\\mathcal\s*\{?\s*[NU]\s*\}?|\\operatorname\{?\s*N|N|U|"
-                  r"\\text\{?\s*(?:Normal|Uniform|Bernoulli|Rademacher))\s*\}?\s*[(\[]")
+_LAW = re.compile(r"\s*(?:(?:\\mathcal\s*\{?\s*[NU]\s*\}?|\\operatorname\{?\s*N|N|U|"
+                  r"\\text\{?\s*(?:Normal|Uniform|Bernoulli|Rademacher))\s*\}?\s*[(\[]|"
+                  r"\(\s*0\s*,\s*1\s*\))")  # (or "∼ (0, 1)": a mean and a variance)
 
 
 @dataclass(frozen=True)
@@ -863,6 +864,12 @@ class _Builder:
                         premise if kind == "follows" else None, lead, tuple(self.aliases),
                         self._restates(left, right) if kind == "claim" and n == 0 else None,
                         tuple(self.values.items()), self.context)
+            if kind == "claim" and n > 0 and self.current and \
+                    self.current[-1].kind == "definition" and self.current[-1].rhs is left and \
+                    left.value is None and isinstance(right.value, Expr):
+                # C(a, y) = ½‖a − y‖² = ½ Σ_i (a_i − y_i)²: the definition's unread value,
+                # written out readably right after it, is the value of C from here on
+                self._define(replace(self.current[-1], rhs=right))
             if kind == "follows" and premise is not None:
                 self._premise_is_a_condition(premise, left)
                 unknown = _unknown(left.value)
@@ -1165,6 +1172,15 @@ class _Builder:
             return "definition"
         if n == 0 and not self.current and isinstance(lv, KroneckerDelta):
             return "definition"  # δ_ij = 1 if i = j, else 0: the note defines δ (kept as δ)
+        if n == 0 and not self.current and len(row.relations) == 1 and not self.hidden and \
+                not _RESULT_BEFORE.search(lead) and (isinstance(lv, AppliedUndef) or lv == LOSS) and \
+                self._restates(left, right) is not None and \
+                self._restates(left, right)[1] == "heading" and \
+                next((v for k, v in reversed(self.aliases) if k == lv), None) not in (rv, None):
+            # "## MSE: C(a, y) = ½‖a − y‖²" … "## Categorical cross-entropy: C(a, y) = −Σ y_i ln
+            # a_i": a loss or a function the note defines anew in a section of its own (the
+            # same value again, or a first one that was not read, is restated, not redefined)
+            return "definition"
         short = self._shorthand(lv, rv)
         if short is not None:
             # e^{x_i}/Σ_k e^{x_k} = e^{x_i}/Σ: the right side names a part of the left
@@ -1379,6 +1395,9 @@ CORRECT_CLASS = re.compile(
     r"(?:正确|真实|目标)的?(?:类别|类|标签)\s*([a-z])\s*(?:的位置|的位置上|处|的分量|的元素)?\s*"
     r"(?:是|为|=|等于)\s*1(?![0-9.])|"
     r"(?<![A-Za-z])(?:correct|true|target)\s+(?:class|label|category)\s+([a-z])\s+(?:is|=)\s+(?:1|one)\b|"
+    # "the component representing the correct answer (index $c$) is $1$"
+    r"(?<![A-Za-z])(?:correct|true|target|right)\s+(?:answer|class|label|category)\s*[(（]\s*"
+    r"(?:index\s+|下标\s*)?([a-z])\s*[)）]\s*(?:is|=|为|是)\s*(?:1|one)\b|"
     # "y is … 1 at the true class t and 0 elsewhere"
     r"(?<![A-Za-z])(?:1|one)\s+(?:at|for|in|on)\s+(?:the\s+)?(?:correct|true|target|right)\s+"
     r"(?:class|label|category|position)\s+([a-z])\b(?!\s*[_^=(])|"

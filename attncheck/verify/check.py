@@ -1439,9 +1439,11 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     except RecursionError:
         return _recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: too deeply nested",
                          n, dset, model)
-    if status is StepStatus.FAILS and (_within_written_decimals(lhs, rhs, step) or (
-            checker == "decimals" and _within_written_decimals(residual, S.Zero, step)) or (
-            isinstance(residual, VectorLiteral) and _entries_within_decimals(residual, step))):
+    rounded = _entries_rounded(lhs, rhs, step) if status is StepStatus.FAILS else None
+    if status is StepStatus.FAILS and (rounded or (rounded is None and (
+            _within_written_decimals(lhs, rhs, step) or (
+                checker == "decimals" and _within_written_decimals(residual, S.Zero, step)) or (
+                isinstance(residual, VectorLiteral) and _entries_within_decimals(residual, step))))):
         status, needs, checker = StepStatus.HOLDS, (frozenset(),), "decimals"
     if status is StepStatus.FAILS and step.values and residual.free_symbols and \
             {str(s) for s in residual.free_symbols} <= {str(s) for s, _ in step.values}:
@@ -1641,6 +1643,37 @@ def _within_written_decimals(lhs: Expr, rhs: Expr, step: Step) -> bool:
 _SIGMOID_WORDS = re.compile(r"sigmoid|logistic|逻辑回归|逻辑斯蒂|二分类", re.IGNORECASE)
 
 
+def _entries_rounded(lhs: Expr, rhs: Expr, step: Step) -> bool | None:
+    """softmax([2, 1, 0.1]) = [0.7, 0.2, 0.1]: exact entries against a list of decimals the
+    note wrote — each written entry the exact one rounded or cut to its own places (0.6 for
+    0.659 is cut; 0.3 for 0.242 is neither).  None where the sides are not such lists."""
+    for exact, written, source in ((lhs, rhs, step.rhs.source), (rhs, lhs, step.lhs.source)):
+        if not (isinstance(exact, VectorLiteral) and isinstance(written, VectorLiteral)) or \
+                len(exact.args) != len(written.args) or not all(
+                    isinstance(a, Expr) and a.is_number for a in exact.args + written.args) or \
+                any(a.is_Rational for a in exact.args):
+            continue
+        decimals = [m for m in _DECIMAL.finditer(source or "")]
+        if not decimals or not all(a.is_real for a in exact.args + written.args):
+            continue
+        ok = True
+        for v, w in zip(exact.args, written.args):
+            m = next((m for m in decimals if Rational(m.group(0)) == abs(w)), None)
+            # (an entry written as a decimal is meant to its places; a 0 beside decimals is a
+            # cut too — anything else, e^{0.707}/(2e^{0.707}), is meant exactly)
+            unit = 10.0 ** -len(m.group(1)) if m is not None else 1.0 if w == 0 else 0.0
+            try:
+                gap = complex((v - w).evalf(30)).real
+                size = complex(v.evalf(30)).real
+            except (TypeError, ValueError):
+                return None
+            # rounded: within half a unit; cut: short of v by less than a unit, toward 0
+            toward_zero = gap if size >= 0 else -gap
+            ok = ok and (abs(gap) <= max(unit / 2 * (1 + 1e-9), 1e-20) or 0 <= toward_zero < unit)
+        return ok
+    return None
+
+
 def _entries_within_decimals(residual: VectorLiteral, step: Step) -> bool:
     """A worked example's matrix, entry by entry (0.333·10 + 0.333·5 = 5.00, the author
     computing with 1/3): every entry that is off is a number within the decimals written."""
@@ -1812,6 +1845,9 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
             context = context and not e.display
             for h, at in _laws(e, model, notation):
                 add(h, source.location(e.offset(at)), " ".join(e.text.split())[:60])
+                # "$$q_i, k_i \sim (0, 1)$$ independently for $i = 1, …, d$": the words after
+                # a law go on about its variables
+                context = True
             label = _one_hot_value(e.text, notation)
             if label is not None:  # y = [0; 1; 0; 0]: the label, written out, is one-hot
                 add(_target_sums_to_one(), source.location(e.offset(label.start())),
@@ -2016,6 +2052,10 @@ def _law(m: Math, row: Row, model: Model, notation: Notation) -> list[tuple[Hypo
         for f in fams:
             out += [(DistributedAs(f, "normal"), row.start), (MeanIs(f, mean), row.start),
                     (VarianceIs(f, variance), row.start)]
+    elif re.search(r"\\sim\s*\(\s*0\s*,\s*1\s*\)", text):
+        # q_i, k_i \sim (0, 1): a law given by its mean and variance only (no name, no shape)
+        for f in fams:
+            out += [(MeanIs(f), row.start), (VarianceIs(f, Integer(1)), row.start)]
     return out
 
 
