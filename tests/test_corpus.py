@@ -168,6 +168,8 @@ BROKEN: dict[tuple[str, int], str] = {
     ("harleyszhang-ce-entropy-worked", 82): r"D_{KL}(p \parallel q): \parallel",
     ("gpt-phases-word-form-scaling-variance", 86): r"\text{Stable Softmax of Logit } i = …: "
     "a formula in words",
+    ("transformer-complete-notes-why-sqrt-dk", 50): r"[0.9997,\ 0.00034,\ \approx 0]: ≈ as an "
+    "entry of a written vector",
     ("lesson-linear-softmax-ce-by-hand", 89): r"\ (C{\times}d): a shape after the formula",
     **{("hexo-dl-optimization-two-layer-bp", n): r"\sum{k=1}^K: the subscript's _ left out"
        for n in (69, 70)},

@@ -2069,3 +2069,18 @@ def test_a_number_times_the_outer_product(rhs: str, status: str) -> None:
     text = ("$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
             f"$$\n\\frac{{\\partial p}}{{\\partial z}} = {rhs}\n$$\n")
     assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("lead,kind", [
+    ("## Categorical", "definition"),
+    ("## Categorical\n\nSince only $y_2 = 1$, the sum reduces to a single term:", "claim"),
+])
+def test_a_loss_restated_as_a_consequence_is_a_claim(lead: str, kind: str) -> None:
+    # "the sum reduces to: L = −log p̂_2" under a new heading: a consequence of the L defined
+    # before, not a new L (taken for one, the example's case became every later step's loss)
+    rhs = "-\\log \\hat{p}_2" if "reduces" in lead else "-\\sum_{i=1}^n y_i\\ln(\\hat p_i)^2"
+    text = ("## Binary\n\n$$\\hat p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            "$$L = -\\sum_{i=1}^n y_i\\ln(\\hat p_i)$$\n\n"
+            f"{lead}\n\n$$L = {rhs}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert r.steps[-1].kind == kind

@@ -1173,13 +1173,20 @@ class _Builder:
         if n == 0 and not self.current and isinstance(lv, KroneckerDelta):
             return "definition"  # δ_ij = 1 if i = j, else 0: the note defines δ (kept as δ)
         if n == 0 and not self.current and len(row.relations) == 1 and not self.hidden and \
-                not _RESULT_BEFORE.search(lead) and (isinstance(lv, AppliedUndef) or lv == LOSS) and \
+                not _RESULT_BEFORE.search(lead) and not _REDUCES.search(lead[-120:]) and \
+                isinstance(rv, Expr) and not any(
+                    all(i.is_Integer for i in x.indices) for x in rv.atoms(Indexed)) and \
+                not any(isinstance(k, Symbol) and k in rv.free_symbols and isinstance(v, Expr)
+                        and v.is_number for k, v in self.aliases) and \
+                (isinstance(lv, AppliedUndef) or lv == LOSS) and \
                 self._restates(left, right) is not None and \
                 self._restates(left, right)[1] == "heading" and \
                 next((v for k, v in reversed(self.aliases) if k == lv), None) not in (rv, None):
             # "## MSE: C(a, y) = ½‖a − y‖²" … "## Categorical cross-entropy: C(a, y) = −Σ y_i ln
             # a_i": a loss or a function the note defines anew in a section of its own (the
-            # same value again, or a first one that was not read, is restated, not redefined)
+            # same value again, or a first one that was not read, is restated, not redefined;
+            # "the sum reduces to: L = −log p̂_2", one entry's case, or L = −Σ_{k=1}^{C} … with
+            # the example's C = 4, is a claim about it)
             return "definition"
         short = self._shorthand(lv, rv)
         if short is not None:
@@ -1340,6 +1347,12 @@ def build_chains(blocks: Sequence[Math], notation: Notation, *, inline: bool = F
 #: $$L = -\log(p_1)$$" of an L the note defined before is a claim about that L.
 _RESULT_BEFORE = re.compile(r"(?:结果为|结果是|得到|可得|即得|\bwe (?:get|obtain|have)|\bgives?|"
                             r"\byields?|\bhence|\btherefore|\bthus)\s*[:：,，]?\s*$", re.IGNORECASE)
+
+
+#: Words that make what follows a consequence of what came before: "the sum reduces to",
+#: "simplifies to", "因此", "简化为".
+_REDUCES = re.compile(r"\b(?:reduces?|simplif(?:y|ies)|becomes?|collapses?|thus|hence|therefore|so)\b|"
+                      r"因此|所以|于是|简化|化简|变为|变成|坍缩", re.IGNORECASE)
 
 
 #: Words that close a case split: the derivation goes on for every index again.
