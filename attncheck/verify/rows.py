@@ -440,8 +440,10 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
     """Text at the end of a row (bare, or in parentheses) is its reason; punctuation goes."""
     reasons: list[str] = []
     depth = _depth_walk(toks)
-    semi = next((n for n, (t, d) in enumerate(zip(toks, depth)) if t.kind == "SEMI" and d == 0
-                 and any(u.kind == "TEXT" and _CJK.search(u.note) for u in toks[n + 1:])), None)
+    words = max((n for n, t in enumerate(toks) if t.kind == "TEXT" and _CJK.search(t.note)),
+                default=-1)
+    semi = next((n for n, (t, d) in enumerate(zip(toks[:max(words, 0)], depth))
+                 if t.kind == "SEMI" and d == 0), None)
     if semi is not None and semi > 0:
         # "α_{t,i} = align(y_t, x_i) \quad; 两个单词y_{t}和x_{i}的对齐情况": after the
         # semicolon, a comment in words (with a little math in them) — the row's reason
