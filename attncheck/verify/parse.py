@@ -1907,9 +1907,9 @@ class _Build(Transformer_NonRecursive):
         if vb:
             return b.times(self.v(a, meta))
         if isinstance(a, _Fn) and a.name == "d/d" and juxtaposed and a.waiting is None and \
-                a.body is None and isinstance(b, _Fn) and (
-                    (b.name == "d/d" and b.body is None and b.var is not None) or
-                    (b.name != "d/d" and (b.fallback is None or b.name in _FUNCTION_WORDS))):
+                isinstance(b, _Fn) and (
+                    (b.name == "d/d" and a.body is None and b.body is None and b.var is not None)
+                    or (b.name != "d/d" and (b.fallback is None or b.name in _FUNCTION_WORDS))):
             # d/dx \ln x: \ln waits for x; ∂_{o_i}∂_{o_j} l: the inner ∂ waits for l
             return replace(a, waiting=b)
         if isinstance(a, _Fn) and a.name == "d/d" and a.waiting is not None and juxtaposed:
