@@ -164,12 +164,12 @@ BROKEN: dict[tuple[str, int], str] = {
     "product Π inside a power",
     ("typora-transformer-qa-saturation-matrix", 58): r"plain TeX \matrix{…}",
     ("hexo-dl-optimization-two-layer-bp", 18): r"f(x;\theta) = )(…): a stray parenthesis",
-    ("week13-mlp-backprop-softmax-ce", 66): r"\boxed{…} \qquad \text{or in vector form} \qquad …: "
-    "two equations in one box's row",
     **{("week13-mlp-backprop-softmax-ce", n): r"\checkmark after a shape" for n in (97, 105)},
     ("harleyszhang-ce-entropy-worked", 82): r"D_{KL}(p \parallel q): \parallel",
     ("gpt-phases-word-form-scaling-variance", 86): r"\text{Stable Softmax of Logit } i = …: "
     "a formula in words",
+    ("transformer-complete-notes-why-sqrt-dk", 50): r"[0.9997,\ 0.00034,\ \approx 0]: ≈ as an "
+    "entry of a written vector",
     ("lesson-linear-softmax-ce-by-hand", 89): r"\ (C{\times}d): a shape after the formula",
     **{("hexo-dl-optimization-two-layer-bp", n): r"\sum{k=1}^K: the subscript's _ left out"
        for n in (69, 70)},

@@ -1900,3 +1900,187 @@ def test_an_unknown_greek_letter_is_named_as_written() -> None:
             "$$\\frac{\\partial L}{\\partial h_k} = p_k - \\alpha$$\n")
     r = verify_text(text, "n.md", numeric=False)
     assert "α" in (r.steps[-1].note or "") and "alpha" not in (r.steps[-1].note or "")
+
+
+# -- batch 41 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [("\\hat{y}_j - y_j", "holds"), ("y_j - \\hat{y}_j", "fails")])
+def test_ell_defined_as_the_loss(rhs: str, status: str) -> None:
+    # \ell = −Σ_k y_k log ŷ_k: ℓ is the note's loss (it was read as an index, "unknown ℓ")
+    text = ("$$\\hat y_k = \\frac{e^{z_k}}{\\sum_j e^{z_j}}$$\n\nFor one-hot encoded target "
+            "$\\mathbf{y}$:\n\n$$\\ell = -\\sum_{k=1}^{K} y_k \\log(\\hat{y}_k)$$\n\n"
+            f"$$\\frac{{\\partial \\ell}}{{\\partial z_j}} = {rhs}$$\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+def test_a_boxed_side_is_shown_as_written() -> None:
+    # = \boxed{ŷ − y}: the side's source keeps its box (it was "{ŷ − y}", matching nothing)
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}}$$\n\n"
+            "$$\\frac{\\partial L}{\\partial x_i} = \\boxed{y_i - t_i}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert r.steps[-1].rhs_source == "\\boxed{y_i - t_i}"
+
+
+_LOSS_AT_M = ("For a correct class index `m`:\n\n$$\\ell = -\\log(s_m), \\qquad "
+              "s_m = \\frac{{e^{{y_m}}}}{{\\sum_{{k}} e^{{y_k}}}}$$\n\n{body}")
+
+
+@pytest.mark.parametrize("label,rhs,status", [
+    ("**Case i: j = m.**", "s_m - 1", "holds"),
+    ("**Case ii: j ≠ m.**", "s_j", "holds"),
+    ("**Case ii: j ≠ m.**", "s_j - 1", "fails"),
+])
+def test_cases_numbered_in_roman_numerals(label: str, rhs: str, status: str) -> None:
+    # "**Case ii: j ≠ m.**": a case label numbered i, ii (only "Case 2:" was read)
+    body = f"{label}\n\n$$\\frac{{\\partial \\ell}}{{\\partial y_j}} = {rhs}$$\n"
+    assert _verdicts(_LOSS_AT_M.format(body=body))[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("s_j", "holds"), ("s_j - 1", "fails")])
+def test_a_boxed_result_then_its_case(rhs: str, status: str) -> None:
+    # \boxed{∂ℓ/∂y_j = s_j} \quad \text{if } j \neq m: the box, then the case it holds in
+    body = (f"$$\\boxed{{\\frac{{\\partial \\ell}}{{\\partial y_j}} = {rhs}}} \\quad "
+            "\\text{if } j \\neq m$$\n")
+    assert _verdicts(_LOSS_AT_M.format(body=body))[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("0", "holds"), ("-\\frac{1}{y_j}", "fails")])
+def test_a_list_items_title_names_the_case(rhs: str, status: str) -> None:
+    # "2. **当求导目标是其他错误类别的概率 $y_j$ 时 ($j \neq t$)：**" then a paragraph: the
+    # item's first line is the case of the display it ends with ("错误类别" names a class,
+    # it is no remark that something is wrong)
+    text = ("$$y_j = \\frac{e^{a_j}}{\\sum_k e^{a_k}}$$\n\n$$\\ell = -\\log(y_t)$$\n\n"
+            "2.  **当求导目标是其他错误类别的概率 $y_j$ 时 ($j \\neq t$)：**\n"
+            "    公式 $\\ell = -\\log(y_t)$ 里根本没有 $y_j$ 这个变量！常数求导等于 $0$：\n"
+            f"    $$\\frac{{\\partial \\ell}}{{\\partial y_j}} = {rhs}$$\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{1}{s^2}\\operatorname{Var}(X)", "holds"),
+                                        ("\\frac{1}{s}\\operatorname{Var}(X)", "fails")])
+def test_a_comment_after_a_semicolon_in_chinese(rhs: str, status: str) -> None:
+    # "… \quad; 两个单词y_{t}和x_{i}的对齐情况": after the semicolon, words with a little math
+    # in them — the row's reason, never part of the expression the next row goes on from
+    text = ("Let $X$ be a random variable and $s > 0$ a constant.\n\n$$\n\\begin{eqnarray}\n"
+            "\\operatorname{Var}\\left(\\frac{X}{s}\\right)&=&\\operatorname{Var}\\left(\\frac{X}{s}"
+            "\\right) \\quad; 缩放X_{1}和s_{1}的方差\\\\\n"
+            f"&=&{rhs}\n\\end{{eqnarray}}\n$$\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+# -- batch 42 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("heading,status", [("### 1.3 Sigmoid + 二元交叉熵（BCE）", "not-checked"),
+                                            ("### 1.3 另一个损失", "fails")])
+def test_a_section_headed_sigmoid(heading: str, status: str) -> None:
+    # p the softmax's output in one section, then "### Sigmoid + BCE" with p_i = σ(z_i): a
+    # step that fails in the softmax's reading is not shown wrong there (a false fail was)
+    text = ("## 1.2 Softmax\n\n$$p_{i} = \\frac{e^{z_{i}}}{\\sum_{k}e^{z_{k}}}$$\n\n"
+            f"{heading}\n\n$$\n\\mathcal{{L}} = -\\sum_{{i}}\\left[y_i \\log(p_i) + (1-y_i)\\log(1-p_i)"
+            "\\right], \\quad p_i = \\sigma(z_i)\n$$\n\n直接求导：\n\n"
+            "$$\n\\frac{\\partial \\mathcal{L}}{\\partial z_i} = -\\left[\\frac{y_i}{p_i}p_i(1-p_i) + "
+            "\\frac{1-y_i}{1-p_i}(-p_i(1-p_i))\\right]\n$$\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("d", "holds"), ("d^2", "fails")])
+def test_a_display_opening_its_line_then_a_remark(rhs: str, status: str) -> None:
+    # "$$Var(q·k) = d$$（因為獨立隨機變數的方差相加）": the display of its line, with a remark
+    # after it (read as inline math in a sentence, no step was made)
+    text = ("各分量獨立，均值為 0、方差為 1，$q$ 與 $k$ 獨立。\n\n"
+            f"$$\\text{{Var}}(q \\cdot k) = {rhs}$$（因為獨立隨機變數的方差相加）\n")
+    assert _verdicts(text) == [status]
+
+
+# -- batch 43 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("written,status", [
+    ("[0.659, 0.242, 0.099]", "holds"),
+    ("[0.7, 0.2, 0.1]", "holds"),   # rounded to one place
+    ("[0.6, 0.2, 0.0]", "holds"),   # cut to one place
+    ("[0.6, 0.3, 0.1]", "fails"),   # 0.242 is neither 0.3 rounded nor cut
+    ("[0.659, 0.242, 0.1]", "holds"),
+    ("[0.242, 0.659, 0.099]", "fails"),
+])
+def test_softmax_of_a_worked_examples_scores(written: str, status: str) -> None:
+    # softmax([2, 1, 0.1]) = [0.7, 0.2, 0.1]: the probabilities of the numbers written, each
+    # entry the exact one rounded or cut to its own places (once "softmax(…): expected
+    # softmax(x)", and a tolerance of a unit in the last place would have passed 0.3)
+    assert _verdicts(f"$$\n\\mathrm{{softmax}}([2, 1, 0.1]) = {written}\n$$\n") == [status]
+
+
+def test_softmax_of_numbers_against_an_expression_is_exact() -> None:
+    # [e^{0.707}/(2e^{0.707}), …]: entries written as expressions are meant exactly (the
+    # denominator lacks e^0 = 1): not passed for being "within a unit"
+    text = ("$$\n\\text{softmax}([0.707, 0, 0.707]) = \\left[\\frac{e^{0.707}}{2e^{0.707}}, "
+            "\\frac{1}{2e^{0.707}}, \\frac{e^{0.707}}{2e^{0.707}}\\right]\n$$\n")
+    assert _verdicts(text) == ["fails"]
+
+
+@pytest.mark.parametrize("after,status", [
+    ("the component representing the correct answer (index $c$) is $1$", "holds"),
+    ("the vector $\\mathbf{y}$ is one-hot encoded", "fails"),
+])
+def test_the_correct_class_by_its_index_in_parentheses(after: str, status: str) -> None:
+    text = ("$$a_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n$$\nC(\\mathbf{a})=-\\sum_i y_i\\ln a_i"
+            f"=-\\ln a_c.\n$$\n\nIn our case, {after}.\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("words,status", [("independently for $i=1,\\ldots,d$.", "holds"),
+                                          ("for $i=1,\\ldots,d$.", "needs-undeclared")])
+def test_a_law_by_its_mean_and_variance(words: str, status: str) -> None:
+    # $$q_i,k_i \sim (0,1)$$ "independently for $i = 1, …, d$": mean 0, variance 1, and the
+    # words after the law are about its variables
+    text = (f"Assume:\n\n$$\nq_i,k_i \\sim (0,1)\n$$\n\n{words}\n\n"
+            "$$\n\\operatorname{Var}(q^\\top k) = d\n$$\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\frac{y_i}{a_i}", "holds"), ("-\\frac{1-y_i}{1-a_i}", "fails")])
+def test_a_loss_defined_anew_under_its_own_heading(rhs: str, status: str) -> None:
+    # "## Binary cross-entropy: C(a, y) = −[y ln a + (1 − y) ln(1 − a)]" … "## Categorical:
+    # C(a, y) = −Σ y_i ln a_i": the later steps use the section's own C (the first was kept,
+    # and a true step failed)
+    text = ("## Binary\n\n$$C(a, y) = -[y\\ln (a) + (1-y)\\ln (1- a)]$$\n\n"
+            "## Categorical\n\n$$a_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            "$$C(a,y) = -\\sum_{i=1}^n y_i\\ln(a_i)$$\n\n"
+            f"$$\\frac{{\\partial C}}{{\\partial a_i}} = {rhs}$$\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("a_i - y_i", "holds"), ("y_i - a_i", "fails")])
+def test_a_definition_read_from_its_written_out_form(rhs: str, status: str) -> None:
+    # L(a, y) = ½‖a − y‖² = ½ Σ_i (a_i − y_i)²: the norm is not read, the sum after it is —
+    # it is L's value from there on (L was taken for the cross-entropy, and a step failed)
+    text = ("$$a_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            "$$\nL(a,y) = \\frac{1}{2} \\lVert a-y \\rVert^2 = \\frac{1}{2}\\sum_{i=1}^n (a_i - y_i)^2\n$$\n\n"
+            f"$$\\frac{{\\partial L}}{{\\partial a_i}} = {rhs}$$\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\frac{2}{2} \\text{diag}(p) - \\frac{2}{2} pp^T", "holds"),
+    ("\\frac{1}{2} \\text{diag}(p) - \\frac{1}{2} pp^T", "fails"),
+])
+def test_a_number_times_the_outer_product(rhs: str, status: str) -> None:
+    # (1/τ) diag(p) − (1/τ) p pᵀ: a number before p pᵀ keeps it the outer product ("a matrix
+    # plus something that is not a matrix" before)
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            f"$$\n\\frac{{\\partial p}}{{\\partial z}} = {rhs}\n$$\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("lead,kind", [
+    ("## Categorical", "definition"),
+    ("## Categorical\n\nSince only $y_2 = 1$, the sum reduces to a single term:", "claim"),
+])
+def test_a_loss_restated_as_a_consequence_is_a_claim(lead: str, kind: str) -> None:
+    # "the sum reduces to: L = −log p̂_2" under a new heading: a consequence of the L defined
+    # before, not a new L (taken for one, the example's case became every later step's loss)
+    rhs = "-\\log \\hat{p}_2" if "reduces" in lead else "-\\sum_{i=1}^n y_i\\ln(\\hat p_i)^2"
+    text = ("## Binary\n\n$$\\hat p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            "$$L = -\\sum_{i=1}^n y_i\\ln(\\hat p_i)$$\n\n"
+            f"{lead}\n\n$$L = {rhs}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert r.steps[-1].kind == kind

@@ -523,6 +523,8 @@ def _prose_in_code(content: str) -> bool:
 
 #: What may follow a display on its line: closing $$, punctuation, spaces.
 _AFTER_DISPLAY = re.compile(r"[\s$.,，。:：;；!！?？)）]*")
+#: A remark in parentheses after a $$…$$ that opens its line, to the line's end.
+_REMARK_AFTER = re.compile(r"\s*[（(][^\n]{0,200}[）)]\s*[.,，。]?\s*")
 #: What follows a $$…$$ said after a colon when it is the sentence's display: the next
 #: sentence, or the reason for it ("…we get: $$Var(α) = d_k,$$ since $$…$$").
 _NEW_SENTENCE = re.compile(r"[\s.,;]*(?:$|[A-Z]|(?:since|because|where|as)\b)")
@@ -554,6 +556,8 @@ def _own_line(raw: str, lo: int, hi: int, newlines: Sequence[int] | None = None,
     (True, False)
     >>> _own_line("$$x$$ is: $$a=b$$ We know", 12, 15, before=5)
     True
+    >>> _own_line("$$a=b$$（因为独立）", 2, 5), _own_line("$$a=b$$ (we know) more", 2, 5)
+    (True, False)
     """
     if newlines is None:
         newlines = [m.start() for m in re.finditer("\n", raw)]
@@ -566,6 +570,9 @@ def _own_line(raw: str, lo: int, hi: int, newlines: Sequence[int] | None = None,
         return True  # "…the attention score is: $$α = Σ_n q_n k_n$$ We know that …" (Math.SE)
     if before > start:
         return False
+    if not raw[start:max(start, lo - 2)].strip() and \
+            _REMARK_AFTER.fullmatch(raw, min(hi + 2, end), end):
+        return True  # "$$Var(Q·Kᵀ) = d$$（因為獨立隨機變數的方差相加）": its line, and a remark
     m = _AFTER_DISPLAY.match(raw, hi, end)
     return m is not None and m.end() == end
 

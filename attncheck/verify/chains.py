@@ -106,8 +106,9 @@ _KINDS = {"=": "claim", ":=": "definition", "=:": "definition", "≈": "approxim
           "⇔": "follows"}
 _IMPLIES = ("⇒", "∴")
 #: The right side of ``X \sim …`` that names a distribution: N(0, 1), \mathcal{N}, U(a, b).
-_LAW = re.compile(r"\s*(?:\\mathcal\s*\{?\s*[NU]\s*\}?|\\operatorname\{?\s*N|N|U|"
-                  r"\\text\{?\s*(?:Normal|Uniform|Bernoulli|Rademacher))\s*\}?\s*[(\[]")
+_LAW = re.compile(r"\s*(?:(?:\\mathcal\s*\{?\s*[NU]\s*\}?|\\operatorname\{?\s*N|N|U|"
+                  r"\\text\{?\s*(?:Normal|Uniform|Bernoulli|Rademacher))\s*\}?\s*[(\[]|"
+                  r"\(\s*0\s*,\s*1\s*\))")  # (or "∼ (0, 1)": a mean and a variance)
 
 
 @dataclass(frozen=True)
@@ -193,7 +194,12 @@ def _rows_of_text(text: str) -> tuple[list[Row], str]:
 
 
 def _source(block: Math, piece: Piece) -> str:
-    return " ".join(block.text[piece.start:piece.end].split())
+    start = piece.start
+    boxed = re.search(r"\\(?:boxed|fbox|color\s*\{\w+\})\s*$",
+                      block.text[max(0, start - 24):start])
+    if boxed and block.text[start:start + 1] == "{":
+        start -= len(boxed.group(0))  # = \boxed{ŷ − y}: the side as written, box and all
+    return " ".join(block.text[start:piece.end].split())
 
 
 def _link(block: Math, piece: Piece | None, parser: Parser, at: int) -> Link:
@@ -858,6 +864,12 @@ class _Builder:
                         premise if kind == "follows" else None, lead, tuple(self.aliases),
                         self._restates(left, right) if kind == "claim" and n == 0 else None,
                         tuple(self.values.items()), self.context)
+            if kind == "claim" and n > 0 and self.current and \
+                    self.current[-1].kind == "definition" and self.current[-1].rhs is left and \
+                    left.value is None and isinstance(right.value, Expr):
+                # C(a, y) = ½‖a − y‖² = ½ Σ_i (a_i − y_i)²: the definition's unread value,
+                # written out readably right after it, is the value of C from here on
+                self._define(replace(self.current[-1], rhs=right))
             if kind == "follows" and premise is not None:
                 self._premise_is_a_condition(premise, left)
                 unknown = _unknown(left.value)
@@ -1160,6 +1172,22 @@ class _Builder:
             return "definition"
         if n == 0 and not self.current and isinstance(lv, KroneckerDelta):
             return "definition"  # δ_ij = 1 if i = j, else 0: the note defines δ (kept as δ)
+        if n == 0 and not self.current and len(row.relations) == 1 and not self.hidden and \
+                not _RESULT_BEFORE.search(lead) and not _REDUCES.search(lead[-120:]) and \
+                isinstance(rv, Expr) and not any(
+                    all(i.is_Integer for i in x.indices) for x in rv.atoms(Indexed)) and \
+                not any(isinstance(k, Symbol) and k in rv.free_symbols and isinstance(v, Expr)
+                        and v.is_number for k, v in self.aliases) and \
+                (isinstance(lv, AppliedUndef) or lv == LOSS) and \
+                self._restates(left, right) is not None and \
+                self._restates(left, right)[1] == "heading" and \
+                next((v for k, v in reversed(self.aliases) if k == lv), None) not in (rv, None):
+            # "## MSE: C(a, y) = ½‖a − y‖²" … "## Categorical cross-entropy: C(a, y) = −Σ y_i ln
+            # a_i": a loss or a function the note defines anew in a section of its own (the
+            # same value again, or a first one that was not read, is restated, not redefined;
+            # "the sum reduces to: L = −log p̂_2", one entry's case, or L = −Σ_{k=1}^{C} … with
+            # the example's C = 4, is a claim about it)
+            return "definition"
         short = self._shorthand(lv, rv)
         if short is not None:
             # e^{x_i}/Σ_k e^{x_k} = e^{x_i}/Σ: the right side names a part of the left
@@ -1321,6 +1349,12 @@ _RESULT_BEFORE = re.compile(r"(?:结果为|结果是|得到|可得|即得|\bwe (
                             r"\byields?|\bhence|\btherefore|\bthus)\s*[:：,，]?\s*$", re.IGNORECASE)
 
 
+#: Words that make what follows a consequence of what came before: "the sum reduces to",
+#: "simplifies to", "因此", "简化为".
+_REDUCES = re.compile(r"\b(?:reduces?|simplif(?:y|ies)|becomes?|collapses?|thus|hence|therefore|so)\b|"
+                      r"因此|所以|于是|简化|化简|变为|变成|坍缩", re.IGNORECASE)
+
+
 #: Words that close a case split: the derivation goes on for every index again.
 _BOTH_CASES = re.compile(r"统一|综上|合并|两种情况|二者|both cases|two cases|combin|together|"
                          r"in general|general form|summar", re.IGNORECASE)
@@ -1342,13 +1376,16 @@ def _subject(block: Math, rows: Sequence[Row]) -> str:
 
 _CASE = re.compile(r"\$+\s*([^$]{1,300}?)\s*\$+|(?<![\\a-zA-Z_{])([a-z]\s*(?:=|≠|!=|\\neq?|\\not\s*=)"
                    r"\s*[a-z])(?![a-zA-Z_}])")
-#: Words that make a condition a case label: "If $i = j$,", "当 $i=j$ 时", "$i≠j$ 的情况".
-_CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|case\s*\d*\s*[:：.]?|for|in case|"
+#: Words that make a condition a case label: "If $i = j$,", "当 $i=j$ 时", "$i≠j$ 的情况",
+#: "Case ii: j ≠ m." (numbered in Roman numerals or letters too).
+_CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|case\s*(?:\d+|[ivx]{1,4}|[a-d])?\s*[:：.)]?|for|in case|"
                          r"in the case (?:of|that|where)|case in which|consider(?:ing)?)|当|若|如果|对于|考虑|"
                          r"情况\s*[\d一二三四五六七八九十]*\s*[:：]?)\s*[(（]?\s*$", re.IGNORECASE)
 _CUE_AFTER = re.compile(rf"^\s*[)）]?\s*(?:{CASE_AFTER_WORDS}|[:：,，]?\s*$)")
-#: A sentence about whether something is true is a remark, not a case label.
-_REMARK = re.compile(r"\b(?:holds?|true|valid|wrong|fails?|only|correct|drops?)\b|成立|正确|错误|只|仅",
+#: A sentence about whether something is true is a remark, not a case label ("the wrong
+#: class", "错误类别" name a class: no remark).
+_REMARK = re.compile(r"\b(?:holds?|true|valid|wrong|fails?|only|correct|drops?)\b(?!\s+class)|"
+                     r"成立|正确(?!的?(?:类别|类|标签))|错误(?!的?(?:类别|类|标签))|只|仅",
                      re.IGNORECASE)
 
 
@@ -1371,6 +1408,9 @@ CORRECT_CLASS = re.compile(
     r"(?:正确|真实|目标)的?(?:类别|类|标签)\s*([a-z])\s*(?:的位置|的位置上|处|的分量|的元素)?\s*"
     r"(?:是|为|=|等于)\s*1(?![0-9.])|"
     r"(?<![A-Za-z])(?:correct|true|target)\s+(?:class|label|category)\s+([a-z])\s+(?:is|=)\s+(?:1|one)\b|"
+    # "the component representing the correct answer (index $c$) is $1$"
+    r"(?<![A-Za-z])(?:correct|true|target|right)\s+(?:answer|class|label|category)\s*[(（]\s*"
+    r"(?:index\s+|下标\s*)?([a-z])\s*[)）]\s*(?:is|=|为|是)\s*(?:1|one)\b|"
     # "y is … 1 at the true class t and 0 elsewhere"
     r"(?<![A-Za-z])(?:1|one)\s+(?:at|for|in|on)\s+(?:the\s+)?(?:correct|true|target|right)\s+"
     r"(?:class|label|category|position)\s+([a-z])\b(?!\s*[_^=(])|"
@@ -1466,6 +1506,12 @@ def lead_condition(lead: str, parser: Parser) -> tuple[str, Any] | None:
         found = _case_in(tail, parser)
         if found is not None:
             return found
+    # "2. **当求导目标是其他类别的概率 $y_j$ 时 ($j \neq t$)：**⏎ 公式 … 常数求导等于 0：": a list
+    # item's first line, ended by a colon, is the title of all that follows it
+    first = lead.strip().split("\n")[0]
+    if "\n" in lead.strip() and re.search(r"[:：]\s*$", first) and \
+            not _REMARK.search(re.sub(r"\$[^$]*\$", " ", first)):
+        return _case_in(first, parser)
     return None
 
 
@@ -1501,8 +1547,10 @@ def _case_in(tail: str, parser: Parser) -> tuple[str, Any] | None:
         labelled = bool(_CUE_BEFORE.search(before) or _CUE_AFTER.match(after) and
                         (not before.strip() or re.fullmatch(r"\s*(\d+[.)、]|[-*•])?\s*", before)))
         # "For off-diagonal ($i \neq j$):", "非对角元素（$i \neq j$）：": a short label whose
-        # parenthesis names the case the display after the colon works out
-        labelled = labelled or bool(re.search(r"[(（]\s*$", before) and len(before) <= 60 and
+        # parenthesis names the case the display after the colon works out (or a longer one
+        # that says "when": "当求导目标是其他类别的概率 $y_j$ 时 ($j \neq t$)：")
+        labelled = labelled or bool(re.search(r"[(（]\s*$", before) and (
+            len(before) <= 60 or re.search(r"当|若|如果|\b(?:when|if|for)\b", before, re.I)) and
                                     re.match(r"\s*[)）]\s*[:：.。]?\s*$", after))
         # "对 $$j=i$$ 时，…": the 对…时 frame names a case as 当…时 does
         labelled = labelled or bool(re.search(r"对\s*$", before) and re.match(r"\s*时", after))

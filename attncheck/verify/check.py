@@ -261,6 +261,18 @@ _GREEK_NAME = re.compile(r"(?<![A-Za-z\\])(alpha|beta|gamma|lambda|mu|nu|tau|the
                          r"eta|kappa|rho|xi|zeta|epsilon|varepsilon|varphi)(?![A-Za-z])")
 
 
+#: An entry as SymPy prints an Indexed (y[t], g[i, j]) — not E[…], an expectation.
+#: (with a letter inside: "ŷ[2]" may be the name of a layer's ŷ^{[2]}, not its entry 2)
+_SYMPY_ENTRY = re.compile(r"(?<![\w\\])([^\W\d_]\u0302?)\[(?=[^\]]*[a-z])([a-z0-9][a-z0-9, +\-]{0,7})\]")
+
+
+def _entry(m: re.Match[str]) -> str:
+    if m.group(1) in "EDPV":
+        return m.group(0)
+    inner = m.group(2).replace(" ", "")
+    return f"{m.group(1)}_{inner}" if len(inner) == 1 else f"{m.group(1)}_{{{inner}}}"
+
+
 def _greek_letter(m: re.Match[str]) -> str:
     name = m.group(1).removeprefix("var")
     return unicodedata.lookup(f"GREEK SMALL LETTER {name.upper()}")
@@ -270,6 +282,7 @@ def _in_note_letters(message: str, notation: Notation | None) -> str:
     """A message in the note's own letters: z where verify calls the logits x (its head only,
     up to the first ':' or '(' — what follows may name verify's conventions on purpose)."""
     message = _GREEK_NAME.sub(_greek_letter, message)  # "unknown symbol alpha": α
+    message = _SYMPY_ENTRY.sub(_entry, message)  # the engine's y[t]: y_t, as notes write it
     if notation is None or not notation.rename:
         return message
     back: dict[str, str] = {}
@@ -686,6 +699,8 @@ class _Context:
     independence_said: bool = True
     #: where the note says its random vectors are unit vectors (see _unit_vectors)
     unit_vectors: str = ""
+    #: the heading of the section being checked ("1.3 Sigmoid + 二元交叉熵（BCE）")
+    title: str = ""
 
     def number_of(self, step: StepResult) -> int:
         """The seed number of a step: its position in the file (stable across reruns)."""
@@ -1424,9 +1439,11 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     except RecursionError:
         return _recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: too deeply nested",
                          n, dset, model)
-    if status is StepStatus.FAILS and (_within_written_decimals(lhs, rhs, step) or (
-            checker == "decimals" and _within_written_decimals(residual, S.Zero, step)) or (
-            isinstance(residual, VectorLiteral) and _entries_within_decimals(residual, step))):
+    rounded = _entries_rounded(lhs, rhs, step) if status is StepStatus.FAILS else None
+    if status is StepStatus.FAILS and (rounded or (rounded is None and (
+            _within_written_decimals(lhs, rhs, step) or (
+                checker == "decimals" and _within_written_decimals(residual, S.Zero, step)) or (
+                isinstance(residual, VectorLiteral) and _entries_within_decimals(residual, step))))):
         status, needs, checker = StepStatus.HOLDS, (frozenset(),), "decimals"
     if status is StepStatus.FAILS and step.values and residual.free_symbols and \
             {str(s) for s in residual.free_symbols} <= {str(s) for s, _ in step.values}:
@@ -1458,11 +1475,12 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             # where the label's 1 is) the note says in words verify does not read
             return refused(f"{', '.join(worded)} names an entry by a word: which index it is, "
                            "verify did not read")
-        if _SIGMOID_WORDS.search(step.context[-200:]) and not re.search(
-                r"softmax", step.context[-200:], re.IGNORECASE) and any(
+        said = [w for w in (step.context[-200:], ctx.title) if _SIGMOID_WORDS.search(w)]
+        if said and not re.search(r"softmax", said[0], re.IGNORECASE) and any(
                 str(x.base.label) == "y" for x in (lhs - rhs).atoms(Indexed)):
-            # "2. sigmoid + cross entropy：将 sigmoid 公式代入…": ŷ_i is the sigmoid's output
-            # in this part, not the softmax's that verify read it as
+            # "2. sigmoid + cross entropy：将 sigmoid 公式代入…", or a section headed "1.3
+            # Sigmoid + 二元交叉熵": ŷ_i is the sigmoid's output in this part, not the softmax's
+            # that verify read it as
             return refused("the words before it speak of the sigmoid: the output here may "
                            "not be the softmax's")
         if step.restates is not None:
@@ -1623,6 +1641,37 @@ def _within_written_decimals(lhs: Expr, rhs: Expr, step: Step) -> bool:
 
 #: Words naming the sigmoid (the logistic function), in English and Chinese.
 _SIGMOID_WORDS = re.compile(r"sigmoid|logistic|逻辑回归|逻辑斯蒂|二分类", re.IGNORECASE)
+
+
+def _entries_rounded(lhs: Expr, rhs: Expr, step: Step) -> bool | None:
+    """softmax([2, 1, 0.1]) = [0.7, 0.2, 0.1]: exact entries against a list of decimals the
+    note wrote — each written entry the exact one rounded or cut to its own places (0.6 for
+    0.659 is cut; 0.3 for 0.242 is neither).  None where the sides are not such lists."""
+    for exact, written, source in ((lhs, rhs, step.rhs.source), (rhs, lhs, step.lhs.source)):
+        if not (isinstance(exact, VectorLiteral) and isinstance(written, VectorLiteral)) or \
+                len(exact.args) != len(written.args) or not all(
+                    isinstance(a, Expr) and a.is_number for a in exact.args + written.args) or \
+                any(a.is_Rational for a in exact.args):
+            continue
+        decimals = [m for m in _DECIMAL.finditer(source or "")]
+        if not decimals or not all(a.is_real for a in exact.args + written.args):
+            continue
+        ok = True
+        for v, w in zip(exact.args, written.args):
+            m = next((m for m in decimals if Rational(m.group(0)) == abs(w)), None)
+            # (an entry written as a decimal is meant to its places; a 0 beside decimals is a
+            # cut too — anything else, e^{0.707}/(2e^{0.707}), is meant exactly)
+            unit = 10.0 ** -len(m.group(1)) if m is not None else 1.0 if w == 0 else 0.0
+            try:
+                gap = complex((v - w).evalf(30)).real
+                size = complex(v.evalf(30)).real
+            except (TypeError, ValueError):
+                return None
+            # rounded: within half a unit; cut: short of v by less than a unit, toward 0
+            toward_zero = gap if size >= 0 else -gap
+            ok = ok and (abs(gap) <= max(unit / 2 * (1 + 1e-9), 1e-20) or 0 <= toward_zero < unit)
+        return ok
+    return None
 
 
 def _entries_within_decimals(residual: VectorLiteral, step: Step) -> bool:
@@ -1796,6 +1845,9 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
             context = context and not e.display
             for h, at in _laws(e, model, notation):
                 add(h, source.location(e.offset(at)), " ".join(e.text.split())[:60])
+                # "$$q_i, k_i \sim (0, 1)$$ independently for $i = 1, …, d$": the words after
+                # a law go on about its variables
+                context = True
             label = _one_hot_value(e.text, notation)
             if label is not None:  # y = [0; 1; 0; 0]: the label, written out, is one-hot
                 add(_target_sums_to_one(), source.location(e.offset(label.start())),
@@ -2000,6 +2052,10 @@ def _law(m: Math, row: Row, model: Model, notation: Notation) -> list[tuple[Hypo
         for f in fams:
             out += [(DistributedAs(f, "normal"), row.start), (MeanIs(f, mean), row.start),
                     (VarianceIs(f, variance), row.start)]
+    elif re.search(r"\\sim\s*\(\s*0\s*,\s*1\s*\)", text):
+        # q_i, k_i \sim (0, 1): a law given by its mean and variance only (no name, no shape)
+        for f in fams:
+            out += [(MeanIs(f), row.start), (VarianceIs(f, Integer(1)), row.start)]
     return out
 
 
@@ -2249,6 +2305,7 @@ def _chain(ctx: _Context, chain: Chain, number: int, blk: _Block, model: Model,
            declared: tuple[Hypothesis, ...]) -> DerivationResult:
     steps: list[StepResult] = []
     prev_cond: Any = None
+    ctx.title = blk.title
     for n, step in enumerate(chain.steps, 1):
         ctx.number += 1
         variable = _chain_variable(chain, n - 1)

@@ -930,21 +930,15 @@ def tokenize(text: str) -> list[Tok]:
 
 
 def _braced_subscripts(toks: list[Tok]) -> list[Tok]:
-    """``\theta{_k}``: a subscript typed inside braces after its letter — the letter's."""
-    out = list(toks)
-    n = 1
-    while n + 1 < len(out):
-        if out[n].kind == "LBRACE" and out[n + 1].kind == "SUB" and \
-                out[n - 1].kind in ("LETTER", "GREEK"):
-            depth, m = 0, n
-            while m < len(out):
-                depth += {"LBRACE": 1, "RBRACE": -1}.get(out[m].kind, 0)
-                if depth == 0:
-                    break
-                m += 1
-            if m < len(out):
-                del out[m]
-                del out[n]
-                continue
-        n += 1
-    return out
+    r"""``\theta{_k}``: a subscript typed inside braces after its letter — the letter's."""
+    closing: dict[int, int] = {}
+    stack: list[int] = []
+    for n, t in enumerate(toks):  # each brace's partner, in one pass (no search per brace)
+        if t.kind == "LBRACE":
+            stack.append(n)
+        elif t.kind == "RBRACE" and stack:
+            closing[stack.pop()] = n
+    drop = {k for n in range(1, len(toks) - 1)
+            if toks[n].kind == "LBRACE" and toks[n + 1].kind == "SUB" and
+            toks[n - 1].kind in ("LETTER", "GREEK") and n in closing for k in (n, closing[n])}
+    return [t for n, t in enumerate(toks) if n not in drop] if drop else toks

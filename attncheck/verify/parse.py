@@ -1169,6 +1169,8 @@ class _Build(Transformer_NonRecursive):
             return _Vector(self.n.rename[g.replace(BOLD, "")], bold=True)
         if g == "pi":
             return pi
+        if g == "ell" and self.n.rename.get("ell") == "L":
+            return LOSS  # ℓ = −Σ_k y_k log ŷ_k: the note's loss, by its letter
         if g == "ell":
             return index_symbol("ℓ")
         if g in ("rho", "varrho") and self.model.dependent:
@@ -1677,6 +1679,9 @@ class _Build(Transformer_NonRecursive):
                 return _Softmax(inner.name)
             if isinstance(inner, Indexed) and len(inner.indices) in (1, 2):
                 return f.coeff * IndexedBase("y")[inner.indices]
+            worked = self._softmax_of_numbers(arg, meta)
+            if worked is not None and f.coeff == 1 and f.power == 1:
+                return worked
         inner = arg.expr if isinstance(arg, _Paren) else arg
         if name in ("diag", "Diag") and isinstance(inner, Symbol) and inner.name in ("x", "y"):
             inner = _Vector(inner.name)  # diag(p) unbolded: only a vector has a diagonal
@@ -1762,6 +1767,17 @@ class _Build(Transformer_NonRecursive):
                 t.name in self.n.rename.values():
             return IndexedBase(t.name)[ROW]
         return None
+
+    def _softmax_of_numbers(self, arg: Any, meta: Any) -> _Literal | None:
+        """softmax([2, 1, 0.1]) = [0.66, 0.24, 0.10]: a worked example's scores written out —
+        its probabilities entry by entry, exactly (e^{a_i}/Σ_j e^{a_j}); else None."""
+        inner = arg.expr if isinstance(arg, _Paren) else arg
+        numbers = self._numbers(arg, meta) or self._numbers(inner, meta)
+        if numbers is None or len(numbers.items) < 2 or \
+                not all(isinstance(a, Expr) and a.is_number and a.is_real for a in numbers.items):
+            return None
+        total = Add(*(exp(a) for a in numbers.items))
+        return _Literal(tuple(exp(a) / total for a in numbers.items))
 
     def _numbers(self, x: Any, meta: Any) -> _Literal | None:
         """(0.659, 0.242, 0.099), (0.40, 0.25, 0.15)/0.80: a worked example's vector written
@@ -1859,9 +1875,13 @@ class _Build(Transformer_NonRecursive):
                 raise ParseProblem("J_x(…): expected the vector it differentiates, as J_x(y)",
                                    _where(meta))
             return JacobianOf(Symbol(inner.name), a.var)
-        if isinstance(a, Symbol) and a.name in ("x", "y") and isinstance(b, _Vector) and \
-                b.transposed and b.name == a.name:
-            a = _Vector(a.name)  # p pᵀ unbolded: the outer product of the vector with itself
+        if isinstance(b, _Vector) and b.transposed and b.name in ("x", "y") and \
+                isinstance(a, Expr) and not isinstance(a, Indexed):
+            # p pᵀ unbolded, (1/τ) p pᵀ: the outer product of the vector with itself (times a
+            # number that does not hold the vector)
+            c, rest = a.as_independent(Symbol(b.name), as_Add=False)
+            if rest == Symbol(b.name) and not c.has(Symbol(b.name)):
+                a = _Vector(b.name, coeff=c)
         va, vb = isinstance(a, _Vector), isinstance(b, _Vector)
         if va and vb and a.transposed != b.transposed and self._whole(a) and self._whole(b):
             if b.transposed:  # y yᵀ: the outer product, (i, j) entry y_i y_j
@@ -1887,9 +1907,9 @@ class _Build(Transformer_NonRecursive):
         if vb:
             return b.times(self.v(a, meta))
         if isinstance(a, _Fn) and a.name == "d/d" and juxtaposed and a.waiting is None and \
-                a.body is None and isinstance(b, _Fn) and (
-                    (b.name == "d/d" and b.body is None and b.var is not None) or
-                    (b.name != "d/d" and (b.fallback is None or b.name in _FUNCTION_WORDS))):
+                isinstance(b, _Fn) and (
+                    (b.name == "d/d" and a.body is None and b.body is None and b.var is not None)
+                    or (b.name != "d/d" and (b.fallback is None or b.name in _FUNCTION_WORDS))):
             # d/dx \ln x: \ln waits for x; ∂_{o_i}∂_{o_j} l: the inner ∂ waits for l
             return replace(a, waiting=b)
         if isinstance(a, _Fn) and a.name == "d/d" and a.waiting is not None and juxtaposed:
@@ -2242,6 +2262,9 @@ class _Build(Transformer_NonRecursive):
                 return _Softmax(inner.name)
             if isinstance(inner, Indexed) and len(inner.indices) in (1, 2):
                 return IndexedBase("y")[inner.indices]  # softmax(x_i) means y_i
+            worked = self._softmax_of_numbers(x, meta)
+            if worked is not None and not ss:
+                return worked
             raise ParseProblem("softmax(…): expected softmax(x) or softmax(x)_i", _where(meta))
         f = _Fn(word, power=self.v(ss["sup"], meta) if ss and "sup" in ss else S.One)
         return self._apply(f, _Paren(x) if not isinstance(x, _Tuple) else x, meta)

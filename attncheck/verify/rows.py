@@ -294,6 +294,11 @@ def _unboxed(toks: list[Tok]) -> list[Tok]:
     (a result a note boxes is still its claim).  Punctuation after the box stays outside.
     So too ``[ a = b ]``: ``\[ a = b \]`` whose backslashes Markdown ate (kramdown)."""
     end = len(toks)
+    quad = next((n for n, (t, d) in enumerate(zip(toks, _depth_walk(toks)))
+                 if t.kind == "QUAD" and d == 0), None)
+    if quad is not None and quad >= 2 and toks[0].kind == "LBRACE" and \
+            toks[quad - 1].kind == "RBRACE":
+        end = quad  # \boxed{a = b} \quad \text{if } j = m: the box, then its case
     while end and toks[end - 1].kind in ("PERIOD", "COMMA", "QUAD"):
         end -= 1
     while end >= 2 and (toks[0].kind, toks[end - 1].kind) in (("LBRACE", "RBRACE"),
@@ -427,9 +432,24 @@ def _cut_at_because(toks: list[Tok], relation: bool = True) -> tuple[list[Tok], 
     return toks, ""
 
 
+#: A Chinese, Japanese or Korean character: words, not math.
+_CJK = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
+
+
 def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
     """Text at the end of a row (bare, or in parentheses) is its reason; punctuation goes."""
     reasons: list[str] = []
+    depth = _depth_walk(toks)
+    words = max((n for n, t in enumerate(toks) if t.kind == "TEXT" and _CJK.search(t.note)),
+                default=-1)
+    semi = next((n for n, (t, d) in enumerate(zip(toks[:max(words, 0)], depth))
+                 if t.kind == "SEMI" and d == 0), None)
+    if semi is not None and semi > 0:
+        # "α_{t,i} = align(y_t, x_i) \quad; 两个单词y_{t}和x_{i}的对齐情况": after the
+        # semicolon, a comment in words (with a little math in them) — the row's reason
+        reasons.append(" ".join(t.note.strip() if t.kind == "TEXT" else t.value
+                                for t in toks[semi + 1:]))
+        toks = toks[:semi]
     while toks:
         last = toks[-1]
         if last.kind in ("PERIOD", "COMMA", "SEMI", "QUAD"):
