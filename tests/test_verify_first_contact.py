@@ -2084,3 +2084,25 @@ def test_a_loss_restated_as_a_consequence_is_a_claim(lead: str, kind: str) -> No
             f"{lead}\n\n$$L = {rhs}$$\n")
     r = verify_text(text, "n.md", numeric=False)
     assert r.steps[-1].kind == kind
+
+
+@pytest.mark.parametrize("note", [
+    "a whole vector (p − y, ∂L/∂z) inside an expression: vector algebra is not checked",
+    "∂/∂ of an expression that the numerator does not contain",
+    "\\cdots here is not part of a written-out sum",
+    "a written-out sum needs its last term after \\cdots",
+    "softmax(…): expected softmax(x) or softmax(x)_i",
+    "d/d applies to nothing here",
+    "\\partial here is not part of a derivative",
+    "⊙ (elementwise product of vectors) is not checked",
+    "a sum of vectors is not checked",
+    "a vector against something that is not a vector of the same length",
+    "a matrix plus something that is not a matrix",
+])
+def test_the_commonest_unread_reasons_in_chinese(note: str) -> None:
+    # the reasons the corpus leaves most steps unjudged for, said in Chinese in a Chinese
+    # report (they were shown in English there)
+    from attncheck.i18n import Words
+
+    said = Words("zh").note(note)
+    assert said != note and not re.search(r"\b(?:not|checked|expected|here|sum|vector)\b", said)
