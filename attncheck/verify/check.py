@@ -23,7 +23,6 @@ and judges every claim:
 from __future__ import annotations
 
 import re
-import unicodedata
 from fractions import Fraction
 import signal
 import threading
@@ -59,7 +58,7 @@ from sympy import (
 )
 from sympy.core.function import AppliedUndef
 
-from attncheck.text import text
+from attncheck.text import GREEK, text
 from attncheck.verify.blocks import Directive, Heading, Math, Problem, Prose, scan
 from attncheck.verify.chains import (
     CORRECT_CLASS,
@@ -274,8 +273,7 @@ def _entry(m: re.Match[str]) -> str:
 
 
 def _greek_letter(m: re.Match[str]) -> str:
-    name = m.group(1).removeprefix("var")
-    return unicodedata.lookup(f"GREEK SMALL LETTER {name.upper()}")
+    return GREEK[m.group(1).removeprefix("var")]
 
 
 def _in_note_letters(message: str, notation: Notation | None) -> str:
