@@ -87,6 +87,7 @@ from derivations.rules import RuleUse, explain_verdict
 from derivations.written import is_written, written_factors
 
 __all__ = [
+    "GREEK",
     "TextPrinter",
     "hypotheses_text",
     "needs_text",
@@ -100,7 +101,8 @@ __all__ = [
 
 MINUS = "−"
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
-_GREEK = {
+#: Greek letters by the names TeX and SymPy give them (also verify's messages: "alpha" → α).
+GREEK = {
     "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "zeta": "ζ", "eta": "η",
     "theta": "θ", "iota": "ι", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ",
     "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "φ", "chi": "χ", "psi": "ψ",
@@ -135,7 +137,7 @@ class TextPrinter(LecturerOrder, StrPrinter):
     # -- atoms ------------------------------------------------------------------------
     def _print_Symbol(self, expr: Symbol) -> str:
         head, sep, tail = expr.name.partition("_")
-        return _GREEK.get(head, head) + sep + tail
+        return GREEK.get(head, head) + sep + tail
 
     _print_Dummy = _print_Symbol
 

@@ -1894,12 +1894,14 @@ def test_a_case_after_control_spaces(rhs: str, status: str) -> None:
     assert _verdicts(text) == [status]
 
 
-def test_an_unknown_greek_letter_is_named_as_written() -> None:
-    # "unknown symbol alpha": the note wrote α (SymPy's name for it is not the note's)
+@pytest.mark.parametrize("tex,name,letter", [("\\alpha", "alpha", "α"), ("\\lambda", "lambda", "λ")])
+def test_an_unknown_greek_letter_is_named_as_written(tex: str, name: str, letter: str) -> None:
+    # "unknown symbol alpha": the note wrote α (SymPy's name for it is not the note's; λ,
+    # whose Unicode name is spelt LAMDA, once made the message itself fail)
     text = ("$$p_i = \\frac{e^{h_i}}{\\sum_j e^{h_j}}, \\quad L = -\\sum_i t_i \\log p_i$$\n\n"
-            "$$\\frac{\\partial L}{\\partial h_k} = p_k - \\alpha$$\n")
+            f"$$\\frac{{\\partial L}}{{\\partial h_k}} = p_k - {tex}$$\n")
     r = verify_text(text, "n.md", numeric=False)
-    assert "α" in (r.steps[-1].note or "") and "alpha" not in (r.steps[-1].note or "")
+    assert letter in (r.steps[-1].note or "") and name not in (r.steps[-1].note or "")
 
 
 # -- batch 41 ----------------------------------------------------------------------------

@@ -1179,8 +1179,7 @@ class _Builder:
                 not any(isinstance(k, Symbol) and k in rv.free_symbols and isinstance(v, Expr)
                         and v.is_number for k, v in self.aliases) and \
                 (isinstance(lv, AppliedUndef) or lv == LOSS) and \
-                self._restates(left, right) is not None and \
-                self._restates(left, right)[1] == "heading" and \
+                (self._restates(left, right) or (0, ""))[1] == "heading" and \
                 next((v for k, v in reversed(self.aliases) if k == lv), None) not in (rv, None):
             # "## MSE: C(a, y) = ½‖a − y‖²" … "## Categorical cross-entropy: C(a, y) = −Σ y_i ln
             # a_i": a loss or a function the note defines anew in a section of its own (the

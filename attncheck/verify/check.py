@@ -23,7 +23,6 @@ and judges every claim:
 from __future__ import annotations
 
 import re
-import unicodedata
 from fractions import Fraction
 import signal
 import threading
@@ -59,7 +58,7 @@ from sympy import (
 )
 from sympy.core.function import AppliedUndef
 
-from attncheck.text import text
+from attncheck.text import GREEK, text
 from attncheck.verify.blocks import Directive, Heading, Math, Problem, Prose, scan
 from attncheck.verify.chains import (
     CORRECT_CLASS,
@@ -85,6 +84,7 @@ from attncheck.verify.evidence import (
     attach_evidence,
     counted_length,
     free_vectors,
+    given_parameters,
     letters_as_lengths,
     without_evidence,
     written_length,
@@ -274,8 +274,7 @@ def _entry(m: re.Match[str]) -> str:
 
 
 def _greek_letter(m: re.Match[str]) -> str:
-    name = m.group(1).removeprefix("var")
-    return unicodedata.lookup(f"GREEK SMALL LETTER {name.upper()}")
+    return GREEK[m.group(1).removeprefix("var")]
 
 
 def _in_note_letters(message: str, notation: Notation | None) -> str:
@@ -330,7 +329,7 @@ def _unknown_quantities(lhs: Expr, rhs: Expr, model: Model,
                   for x in both.atoms(Indexed)
                   if str(x.base.label) not in families | set(SOFTMAX_BASES) | layer})
     params = {str(p) for p in model.parameters()} | ({notation.spread} if notation else set()) | \
-        {str(x) for h in declared for x in getattr(h, "value", S.Zero).free_symbols}
+        {str(x) for x in given_parameters(declared)}
     if both.has(Piecewise):  # Σ_j e^{jz} summed as a geometric series: not the note's meaning
         out.append("a sum SymPy could only split into cases")
     for s in sorted(both.free_symbols, key=str):  # sorted: the same words on every run
@@ -699,8 +698,6 @@ class _Context:
     independence_said: bool = True
     #: where the note says its random vectors are unit vectors (see _unit_vectors)
     unit_vectors: str = ""
-    #: the heading of the section being checked ("1.3 Sigmoid + 二元交叉熵（BCE）")
-    title: str = ""
 
     def number_of(self, step: StepResult) -> int:
         """The seed number of a step: its position in the file (stable across reruns)."""
@@ -1281,7 +1278,8 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
 
 def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                 declared: tuple[Hypothesis, ...], prev_cond: Any,
-                variable: Expr | None = None) -> StepResult:
+                variable: Expr | None = None, title: str = "") -> StepResult:
+    """One step's verdict; ``title`` is the heading of its section."""
     variance = _variance(ctx.notation)
     if variance != 1 and any(isinstance(v, Expr) and v.has(*variance.free_symbols)
                              for v in (step.lhs.value, step.rhs.value)):
@@ -1475,7 +1473,7 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             # where the label's 1 is) the note says in words verify does not read
             return refused(f"{', '.join(worded)} names an entry by a word: which index it is, "
                            "verify did not read")
-        said = [w for w in (step.context[-200:], ctx.title) if _SIGMOID_WORDS.search(w)]
+        said = [w for w in (step.context[-200:], title) if _SIGMOID_WORDS.search(w)]
         if said and not re.search(r"softmax", said[0], re.IGNORECASE) and any(
                 str(x.base.label) == "y" for x in (lhs - rhs).atoms(Indexed)):
             # "2. sigmoid + cross entropy：将 sigmoid 公式代入…", or a section headed "1.3
@@ -2305,12 +2303,12 @@ def _chain(ctx: _Context, chain: Chain, number: int, blk: _Block, model: Model,
            declared: tuple[Hypothesis, ...]) -> DerivationResult:
     steps: list[StepResult] = []
     prev_cond: Any = None
-    ctx.title = blk.title
     for n, step in enumerate(chain.steps, 1):
         ctx.number += 1
         variable = _chain_variable(chain, n - 1)
         try:
-            r = _check_step(ctx, step, ctx.number, model, declared, prev_cond, variable)
+            r = _check_step(ctx, step, ctx.number, model, declared, prev_cond, variable,
+                            blk.title)
         except (ValueError, TypeError, AttributeError, IndexError, KeyError,
                 NotImplementedError) as exc:  # SymPy refusing something: this step only
             r = _recorded(ctx, step, StepStatus.NOT_CHECKED,
@@ -2332,7 +2330,8 @@ def _chain(ctx: _Context, chain: Chain, number: int, blk: _Block, model: Model,
         saved = ctx.settings
         ctx.settings = budget
         try:
-            conclusion = replace(_check_step(ctx, whole, 0, model, declared, None), number=0)
+            conclusion = replace(_check_step(ctx, whole, 0, model, declared, None,
+                                             title=blk.title), number=0)
         finally:
             ctx.settings = saved
     elif claims:

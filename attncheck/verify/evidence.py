@@ -38,6 +38,7 @@ seeded scores with derivatives by complex step (:func:`softmax_evidence`).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import replace
 
 import numpy as np
@@ -68,7 +69,7 @@ from derivations import Cov, DerivationError, E, Hypothesis, Model, Var, evaluat
 from numeric import Point, compare, compare_samples, point_for
 
 __all__ = ["DIMENSION", "Evidence", "attach_evidence", "counted_length", "free_vectors",
-           "letters_as_lengths", "softmax_evidence",
+           "given_parameters", "letters_as_lengths", "softmax_evidence",
            "without_evidence", "written_length"]
 
 #: The concrete dimension of the evidence points: large enough that a d versus √d
@@ -160,6 +161,13 @@ def attach_evidence(step: StepResult, model: Model, *, seed: int | np.random.See
 PARAMETER_VALUE = Rational(13, 10)
 
 
+def given_parameters(hyps: Iterable[Hypothesis]) -> set[Symbol]:
+    """Letters the hypotheses give as values (μ in E(q_i) = μ): the note's parameters, real
+    or not."""
+    return {x for h in hyps for x in getattr(h, "value", S.Zero).free_symbols
+            if isinstance(x, Symbol)}
+
+
 def _pinned(step: StepResult, model: Model) -> StepResult:
     """``step`` with the note's own parameters (σ, a constant c: real symbols that are not
     the model's) at :data:`PARAMETER_VALUE`, in its sides and its hypotheses alike."""
@@ -168,8 +176,7 @@ def _pinned(step: StepResult, model: Model) -> StepResult:
     hyps = step.declared.union(*step.needs)
     values = [e for e in (step.lhs, step.rhs) if isinstance(e, Expr)] + \
         [h.value for h in hyps if isinstance(getattr(h, "value", None), Expr)]
-    # (μ in E(q_i) = μ: a letter a hypothesis gives as a value is a parameter, real or not)
-    given = {x for h in hyps for x in getattr(h, "value", S.Zero).free_symbols}
+    given = given_parameters(hyps)
     pins = {x: PARAMETER_VALUE for e in values for x in e.free_symbols
             if isinstance(x, Symbol) and (x.is_real or x in given) and not x.is_integer
             and x not in known}

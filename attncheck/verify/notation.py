@@ -473,9 +473,9 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                     sample_loss=len({n[1] for n in losses}) == 2,
                     lone_jacobian=lone if output is None and logits in (None, lone and lone[1])
                     else None,
-                    constants=frozenset(shifts - set(families) - set(rename)) | frozenset(
-                        _shift_letters(rows, score_letters) - set(families) - set(rename)
-                        - as_indices - indexed - {"e", dim}),
+                    constants=frozenset((shifts | (_shift_letters(rows, score_letters)
+                                                   - as_indices - indexed - {"e", dim}))
+                                        - set(families) - set(rename)),
                     softmax_in_conventions=(output, logits) == ("y", "x") and
                     "x" not in rename and "y" not in rename)
 
