@@ -2108,3 +2108,108 @@ def test_the_commonest_unread_reasons_in_chinese(note: str) -> None:
 
     said = Words("zh").note(note)
     assert said != note and not re.search(r"\b(?:not|checked|expected|here|sum|vector)\b", said)
+
+
+# -- batch 44 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [("p_i(1-p_i)", "holds"), ("p_i(1+p_i)", "fails")])
+def test_a_softmax_over_a_named_denominator(rhs: str, status: str) -> None:
+    # S = Σ_k e^{z_k}, then p_i = e^{z_i}/S: a softmax once S is put back (z was "unknown
+    # vector" in every step of the note, under a heading "当 i = j 时")
+    text = ("##### 手算：\\(i=j\\) 时\n\n\\[\nS=\\sum_{k=1}^{K}e^{z_k}\n\\]\n\n那么：\n\n"
+            "\\[\np_i=\\frac{e^{z_i}}{S}\n\\]\n\n\\[\n\\frac{\\partial S}{\\partial z_i}=e^{z_i}\n\\]\n\n"
+            f"\\[\n\\frac{{\\partial p_i}}{{\\partial z_i}}={rhs}\n\\]\n")
+    assert _verdicts(text) == ["holds", status]
+
+
+def test_a_value_in_a_chain_of_the_notes_own_letters_is_no_softmax() -> None:
+    # x_1 = e^{z_t}/sum (sum = Σ_i e^{z_i}) in a chain x_1 = g_2(x_2): a value of the note's
+    # own x_1, by another index — not the softmax's name (x would have become its output)
+    from attncheck.verify.lexer import tokenize
+    from attncheck.verify.notation import survey
+    from attncheck.verify.rows import split_rows
+
+    rows = [split_rows(tokenize(t)) for t in (
+        r"sum=\sum_{i=1}^n e^{z_i}", r"x_1=\frac{e^{z_t}}{sum}", r"p_i=\frac{e^{z_i}}{sum}")]
+    assert survey(rows[:2]).rename.get("x") != "y"
+    assert survey(rows).rename.get("p") == "y"
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\sigma_i\\sigma_j", "holds"), ("\\sigma_i(1-\\sigma_j)", "fails")])
+def test_since_names_the_case(rhs: str, status: str) -> None:
+    # "Since $i \neq j$: … Substituting:": the case of the display after it (read as no case,
+    # the quotient rule's 0·S step failed)
+    text = ("$$\\sigma_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n"
+            "Since $i \\neq j$: $\\frac{\\partial}{\\partial z_j}(e^{z_i}) = 0$. Substituting:\n\n"
+            f"$$\\frac{{\\partial \\sigma_i}}{{\\partial z_j}} = {rhs}$$\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("one,status", [("1", "holds"), ("2", "fails")])
+def test_cases_between_two_relations(one: str, status: str) -> None:
+    # ∂z_v/∂z_k = {1, v = k; 0, v ≠ k} = δ_vk: each branch is the chain under its condition
+    # (the cases were read as a matrix, and "1," stopped it)
+    text = ("Let $y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$.\n\n"
+            f"$$\\frac{{\\partial x_v}}{{\\partial x_k}}=\\begin{{cases}}{one},&v=k\\\\0,&v\\ne k"
+            "\\end{cases}=\\ \\boxed{\\delta_{vk}}$$\n")
+    assert _verdicts(text) == [status, status, "holds", "holds"]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\pi(v)\\big(\\delta_{vk}-\\pi(k)\\big)", "holds"),
+                                        ("\\pi(v)\\big(\\delta_{vk}+\\pi(k)\\big)", "fails")])
+def test_a_softmax_written_as_a_function_of_its_class(rhs: str, status: str) -> None:
+    # π(v) = e^{z_v}/Σ_u e^{z_u}: π the softmax, its entry at class v (π was the number π,
+    # and π(v) a product; v, never written with an index, was renamed the label)
+    text = ("$$\\pi(v)=\\frac{e^{z_v}}{\\sum_u e^{z_u}}$$\n\n"
+            "$$\\log\\pi(v) = z_v - \\log\\sum_u e^{z_u}$$\n\n"
+            f"$$\\frac{{\\partial\\pi(v)}}{{\\partial z_k}}={rhs}$$\n")
+    assert _verdicts(text) == ["holds", status]
+
+
+def test_k_an_index_in_a_softmax_note_is_no_key() -> None:
+    # E_{v∼π}[…] in a note that writes no q: its k numbers the logits (every step with z_k
+    # was "k is a random vector")
+    text = ("$$p_v=\\frac{e^{z_v}}{\\sum_u e^{z_u}}$$\n\n"
+            "$$\\mathbb E_{v\\sim p}[\\delta_{vk}] = p_k$$\n\n"
+            "$$\\frac{\\partial p_v}{\\partial z_k}=p_v(\\delta_{vk}-p_k)$$\n")
+    from attncheck.verify.check import read_note
+    from attncheck.verify.files import Source
+
+    assert read_note(Source("n.md", text), "md").notation.families == ()
+    assert _verdicts(text)[-1:] == ["holds"]
+
+
+@pytest.mark.parametrize("text,said", [
+    ("Assume the entries of $q$ and $k$ are i.i.d. with mean 0 and variance 1.", True),
+    ("Assume $q, k \\sim \\mathcal{N}(0, I_{d_k})$.", True),
+    ("We assume that $Cov(q_i k_i, q_j k_j)$ due to being different index positions.", True),
+    ("Assume $q_i, k_i \\sim \\mathcal{N}(0, 1)$.", False),
+    ("Assume the entries of $q$ and $k$ have mean 0 and variance 1.", False),
+])
+def test_independence_said(text: str, said: bool) -> None:
+    # "i.i.d." was cut into sentences at its full stops, and N(0, I) says independence with no
+    # word for it: the variance of a sum split is then the note's own step
+    from attncheck.verify.check import read_note
+    from attncheck.verify.files import Source
+
+    reading = read_note(Source("n.md", text + "\n\n$$\\mathrm{Var}(q_1 k_1) = 1$$\n"), "md")
+    assert reading.independence_said is said
+
+
+@pytest.mark.parametrize("rhs,status", [("d_k", "holds"), ("2 d_k", "fails")])
+def test_plain_two_indices_after_a_parenthesis(rhs: str, status: str) -> None:
+    # Var(QKᵀ)_ij: the entry (i, j) — TeX's reading, (…)_i times j, doubled the variance
+    text = ("Entries of $q$ and $k$ are i.i.d. standard normal.\n\n"
+            f"$$Var(q \\cdot k)_ij = {rhs}$$\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("y_i(\\delta_{ij}-y_j)", "holds"), ("y_i(\\delta_{ij}+y_j)", "fails")])
+def test_a_remark_with_math_inside_its_words(rhs: str, status: str) -> None:
+    # \qquad\text{(式 2 = 式 1}\times\pi(v)\text{)}: the parenthesis the words open and close
+    # is the row's reason, the math inside it too (it stopped the row: "unexpected ','")
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$$\n\n"
+            f"$$\\frac{{\\partial y_i}}{{\\partial x_j}}={rhs}\\qquad\\text{{(式 2 = 式 1}}"
+            "\\times y_i\\text{)}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert _verdicts(text) == [status] and r.steps[-1].reason == "式 2 = 式 1 × y_i"

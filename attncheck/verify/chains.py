@@ -33,6 +33,7 @@ from typing import Any
 
 from sympy import (
     Add,
+    Basic,
     Derivative,
     Expr,
     Function,
@@ -1008,9 +1009,15 @@ class _Builder:
 
     def _define(self, step: Step) -> None:
         """name := value, for the steps after it (softmax's own y, x, L stay softmax's)."""
-        if step.condition_value is not None:
-            return  # one branch of a definition by cases: no single value to put in later
         a, b = step.lhs.value, step.rhs.value
+        case = {v for v in step.condition_value[1:] if isinstance(v, Basic)} \
+            if step.condition_value is not None else set()
+        if step.condition_value is not None and (
+                not isinstance(a, Expr) or not case or
+                any(a.has(v) for v in case) or step.condition_value[0] == "otherwise"):
+            # one branch of a definition by cases (δ_ij = 1 when i = j): no single value to
+            # put in later — but "当 i = j 时：令 S = Σ_k e^{z_k}" names S whatever the case
+            return
         if step.relation != "=:" and isinstance(a, Expr) and _is_name(a) and not isinstance(b, Expr):
             self.vague.add(_name_key(a))  # z = QKᵀ, unread: a later z = Σ q_i k_i defines z
         if not (isinstance(a, Expr) and isinstance(b, Expr)):
@@ -1376,9 +1383,9 @@ def _subject(block: Math, rows: Sequence[Row]) -> str:
 _CASE = re.compile(r"\$+\s*([^$]{1,300}?)\s*\$+|(?<![\\a-zA-Z_{])([a-z]\s*(?:=|≠|!=|\\neq?|\\not\s*=)"
                    r"\s*[a-z])(?![a-zA-Z_}])")
 #: Words that make a condition a case label: "If $i = j$,", "当 $i=j$ 时", "$i≠j$ 的情况",
-#: "Case ii: j ≠ m." (numbered in Roman numerals or letters too).
-_CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|case\s*(?:\d+|[ivx]{1,4}|[a-d])?\s*[:：.)]?|for|in case|"
-                         r"in the case (?:of|that|where)|case in which|consider(?:ing)?)|当|若|如果|对于|考虑|"
+#: "Case ii: j ≠ m." (numbered in Roman numerals or letters too), "Since $i \neq j$:", "由于 $i≠j$".
+_CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|since|because|given(?: that)?|case\s*(?:\d+|[ivx]{1,4}|[a-d])?\s*[:：.)]?|for|in case|"
+                         r"in the case (?:of|that|where)|case in which|consider(?:ing)?)|当|若|如果|对于|考虑|由于|因为|"
                          r"情况\s*[\d一二三四五六七八九十]*\s*[:：]?)\s*[(（]?\s*$", re.IGNORECASE)
 _CUE_AFTER = re.compile(rf"^\s*[)）]?\s*(?:{CASE_AFTER_WORDS}|[:：,，]?\s*$)")
 #: A sentence about whether something is true is a remark, not a case label ("the wrong

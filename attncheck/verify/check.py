@@ -492,7 +492,9 @@ _ENTRY_LETTERS = ("i", "j", "k", "l", "m", "c")
 
 
 def _splits_a_variance(lhs: Expr, rhs: Expr) -> bool:
-    """One side holds Var(Σ …) and the other Σ Var(…): the variance of a sum split."""
+    """One side holds Var(Σ …) and the other Σ Var(…): the variance of a sum split.  (Var(q·k)
+    = Σ_i Var(q_i k_i) is the lecture's own step, whose model — components independent
+    across indices — the corpus takes as read unless the note says otherwise.)"""
     def var_of_sum(e: Expr) -> bool:
         return any(v.args[0].has(Sum) for v in e.atoms(Var))
 
@@ -721,15 +723,26 @@ def _independence_said(events: Sequence[Any], notation: Notation) -> bool:
             return True  # the lecturer's declarations state the model
         if not isinstance(e, (Prose, Heading)):
             continue
-        for sentence in re.split(r"(?<=[.。;；!?！？])\s*", e.text):
-            if not INDEPENDENT_WORDS.search(re.sub(r"\$+[^$]*\$+", " ", sentence)):
-                continue
+        # (a full stop ends a sentence before a space only: "i.i.d." is one word)
+        for sentence in re.split(r"(?<=[.;!?])\s+|(?<=[。；！？])\s*", e.text):
+            words = re.sub(r"\$+[^$]*\$+", " ", sentence)
             math = " ".join(re.findall(r"\$+([^$]*)\$+", sentence))
-            letters = set(re.findall(r"(?<![A-Za-z\\])([A-Za-z])(?![A-Za-z])", math))
+            if _IDENTITY_LAW.search(math) or (_ASSUMED.search(words) and "Cov" in math):
+                return True  # q, k ~ N(0, I_d); "we assume Cov(q_i k_i, q_j k_j) [= 0]"
+            if not INDEPENDENT_WORDS.search(words):
+                continue
+            # (Var(q_i × k_i) written in plain words names its letters too)
+            letters = set(re.findall(r"(?<![A-Za-z\\])([A-Za-z])(?![A-Za-z])", math)) | set(
+                re.findall(r"(?<![A-Za-z\\])([A-Za-z])(?=_)", words))
             if _COMPONENT_WORDS.search(sentence) or re.search(r"dimension", sentence) or \
                     letters & families:
                 return True
     return False
+
+
+#: A normal law with an identity covariance, N(0, I_{d_k}), N(μ, σ²I): independent components.
+_IDENTITY_LAW = re.compile(r"\\mathcal\s*\{?N\}?\s*\(\s*[^,()]*,[^(),]*?(?<![A-Za-z\\])I(?![A-Za-z])")
+_ASSUMED = re.compile(r"\bassum|假设|假定", re.I)
 
 
 #: Words saying the random vectors are of unit length: "uniformly distributed unit vectors",

@@ -165,6 +165,47 @@ def _softmax_logits(toks: Sequence[Tok], named: bool = True) -> str | None:
     return None
 
 
+def _named_sums(definitions: Sequence[tuple[Row, list[Any]]]) -> dict[str, list[Tok]]:
+    """``S = Σ_k e^{z_k}``, ``Z := Σ_j \\exp(z_j)``: the names a note gives softmax's
+    denominator, with the tokens they stand for (a sum of exponentials, nothing divided)."""
+    out: dict[str, list[Tok]] = {}
+    for _, pieces in definitions:
+        lhs = _name_of(pieces[0].toks) if pieces[0] is not None else None
+        if lhs is None or lhs[1] or len(pieces) != 2 or pieces[1] is None:
+            continue
+        toks = [t for t in pieces[1].toks if t.kind != "QUAD"]
+        kinds = {t.kind for t in toks}
+        if toks and toks[0].kind == "SUM" and not kinds & {"FRAC", "SLASH", "OVER"} and \
+                any((t.kind == "LETTER" and t.value == "e") or (t.kind == "WORD" and
+                                                                t.value == "exp") for t in toks):
+            out[lhs[0]] = toks
+    return out
+
+
+def _with_sums(toks: Sequence[Tok], sums: dict[str, list[Tok]]) -> list[Tok]:
+    """``toks`` with each lone letter a named sum (:func:`_named_sums`) put back as its sum:
+    p_i = e^{z_i}/S is a softmax once S = Σ_k e^{z_k} is."""
+    out: list[Tok] = []
+    for n, t in enumerate(toks):
+        name = _letter(t)
+        if name in sums and (n + 1 == len(toks) or toks[n + 1].kind not in ("SUB", "SUP")):
+            out += [Tok("LPAR", "(", t.start, t.start), *sums[name], Tok("RPAR", ")", t.end, t.end)]
+        else:
+            out.append(t)
+    return out
+
+
+def _entry_by_own_index(lhs: Sequence[Tok], rhs: Sequence[Tok], logits: str) -> bool:
+    """p_i … z_i: the left side's index letter is the index of the logits in the right side."""
+    plain = [t for t in lhs if t.kind not in ("LBRACE", "RBRACE", "QUAD")]
+    if len(plain) != 3 or plain[1].kind != "SUB" or plain[2].kind != "LETTER":
+        return False
+    at = plain[2].value
+    body = [t for t in rhs if t.kind not in ("LBRACE", "RBRACE")]
+    return any(_letter(a) == logits and b.kind == "SUB" and c.kind == "LETTER" and c.value == at
+               for a, b, c in zip(body, body[1:], body[2:]))
+
+
 def _times_another(toks: Sequence[Tok], at: int) -> bool:
     """Whether the letter at ``at`` (in an exponent) is transposed or multiplied by another
     letter: e^{w_k^T x} — the scores are w_kᵀx, no one letter's (w is weights, x the input)."""
@@ -284,6 +325,7 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     definitions = [(r, [p for p in r.pieces]) for block in rows for r in block
                    if r.relations and r.pieces[0] is not None and r.relations[0].value in
                    ("=", ":=")]
+    sums = _named_sums(definitions)
     for r, pieces in definitions:
         lhs = _name_of(pieces[0].toks)  # type: ignore[union-attr]
         if lhs is None:
@@ -292,6 +334,12 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
             if p is None:
                 continue
             z = _softmax_logits(p.toks)
+            if z is None and sums and lhs[0] not in sums:
+                # p_i = e^{z_i}/S with S = Σ_k e^{z_k}: the i-th entry, by the same index (the
+                # note's x_1 = e^{z_t}/sum in a chain of its own x's is a value, not the name)
+                z = _softmax_logits(_with_sums(p.toks, sums))
+                if z is not None and not _entry_by_own_index(pieces[0].toks, p.toks, z):
+                    z = None
             if any(t.kind == "WORD" and t.value in ("log", "ln") for t in p.toks):
                 # L_i = −log(e^{f_{y_i}}/Σ_j e^{f_j}): a loss of the softmax, not it — but f
                 # is the scores all the same, where the note names no softmax output
@@ -408,7 +456,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         if logits.isupper() and logits.lower() in indexed and logits.lower() not in rename \
                 and logits.lower() in _exponent_letters(rows):
             rename[logits.lower()] = "x"  # Y = [y_1, y_2, y_3], e^{y_1}: the vector, its entries
-    if target is not None and target != "t":
+    if target is not None and target != "t" and (target in indexed or target not in as_indices):
+        # (Σ_v π(v) log π(v): v, never written with an index of its own, numbers the classes)
         rename[target] = "t"
         low = target.lower()
         if target.isupper() and low in indexed and low not in rename and \
@@ -432,6 +481,12 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
            for block in rows for r in block for p in r.pieces if p for t in p.toks):
         softmax_letters |= {"x", "y", "t", "z", "p", "a", "s", "o"}
     families = declared_families or _families(rows, softmax_letters)
+    if not declared_families and families == ("q", "k") and not {"q", "k"} & indexed and \
+            "k" in as_indices and not any(_letter(t) in ("q", "Q", "K") for p in _every_piece(rows)
+                                       for t in p):
+        # E_{v∼π}[∂log π(v)/∂z_k] in a softmax note: its k is an index, and no q is written —
+        # the lecture's pair is not in this note
+        families = ()
     named = {n[0] for r, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
              if n is not None and not n[1]}
     # Q = (q_1, q_2, …, q_{d_k}) names the vector of q's components: Q is q, not a new name

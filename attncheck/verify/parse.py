@@ -1162,13 +1162,24 @@ class _Build(Transformer_NonRecursive):
             return value
         return self._letter_value(name, meta)
 
+    def _class_argument(self, b: Any) -> Symbol | None:
+        """(v), (k): one lowercase letter in parentheses that is no quantity of the note — the
+        class at which π(v) takes the note's softmax; else None."""
+        if not (isinstance(b, _Paren) and isinstance(b.expr, Symbol)) or b.expr.is_number:
+            return None
+        name = b.expr.name
+        if b.expr.is_integer or (len(name) == 1 and name.islower() and
+                                 name not in self.n.families + ("x", "y", "t", "e")):
+            return index_symbol(name)
+        return None
+
     def greek(self, meta: Any, ch: list[Token]) -> Any:
         g = str(ch[0])
         if BOLD in g and self.n.rename.get(g.replace(BOLD, "")) in ("x", "y"):
             # \boldsymbol{\sigma} where σ is softmax's output: the whole vector
             return _Vector(self.n.rename[g.replace(BOLD, "")], bold=True)
-        if g == "pi":
-            return pi
+        if g == "pi" and "pi" not in self.n.rename:
+            return pi  # (π(v) = e^{z_v}/Σ_u e^{z_u}: a policy's letter, the note's softmax)
         if g == "ell" and self.n.rename.get("ell") == "L":
             return LOSS  # ℓ = −Σ_k y_k log ŷ_k: the note's loss, by its letter
         if g == "ell":
@@ -1832,6 +1843,13 @@ class _Build(Transformer_NonRecursive):
                                   or (isinstance(a, Symbol) and a.name == "y"
                                       and self.n.rename.get("y") != "y")):
             return IndexedBase("y")[score.indices]  # S(x_i): the output at score i, y_i
+        at = self._class_argument(b) if juxtaposed and self.n.rename.get("y") != "y" else None
+        if at is not None and a == Symbol("y"):
+            # π(v) with π the note's softmax: its entry at class v, π_v (the whole output
+            # times an index, or a letter of its own, would mean nothing)
+            return IndexedBase("y")[at]
+        if at is not None and isinstance(a, log) and a.args[0] == Symbol("y"):
+            return log(IndexedBase("y")[at])  # log π(v)
         if score is not None and isinstance(a, Mul) and self.n.rename.get("y") != "y" and \
                 a.args.count(Symbol("y")) == 1:
             # S(x_i)S(x_j): the first call read, the second S juxtaposed to it before its (x_j)

@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from attncheck.text import GREEK
 from attncheck.verify.lexer import UNITS, Tok
 
 __all__ = ["CASE_AFTER", "CASE_AFTER_WORDS", "CASE_WORD", "CONNECTIVES", "DEFINING_WORDS", "Piece", "Row", "lists_components",
@@ -460,6 +461,14 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
                 break  # -0.1 \cdot \text{W update}: the words are the operand, not a reason
             if len(toks) >= 2 and toks[-2].kind == "NUMBER" and UNITS.fullmatch(last.note.strip()):
                 break  # 137.4 \text{ GB}: a unit, the parser's to refuse
+            opener = _remark_opener(toks)
+            if opener is not None:
+                # \qquad\text{(式 2 = 式 1}\times\pi(v)\text{)}: a remark in parentheses whose
+                # words hold a little math — all of it the row's reason
+                said = "".join(_said(t) for t in toks[opener:]).strip()
+                reasons.insert(0, re.sub(r"^[(（]\s*|\s*[)）]$", "", said))
+                toks = toks[:opener]
+                continue
             reasons.insert(0, last.note.strip().strip("()（）").strip())
             toks = toks[:-1]
             # \text{（当 }X,Y\text{ 独立时）}: a little math inside the words is theirs too
@@ -492,6 +501,32 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
                 continue
         break
     return toks, "; ".join(r for r in reasons if r)
+
+
+#: How a token of math inside a remark's words is shown (× for \times, π for \pi).
+_SHOWN = {"TIMES": " × ", "CDOT": " · ", "PLUS": " + ", "MINUS": " − ", "REL": " = "}
+
+
+def _said(t: Tok) -> str:
+    if t.kind == "TEXT":
+        return t.note
+    if t.kind == "GREEK":
+        return GREEK.get(t.value, t.value)
+    return _SHOWN.get(t.kind, t.value) if t.kind != "REL" or t.value == "=" else f" {t.value} "
+
+
+def _remark_opener(toks: Sequence[Tok]) -> int | None:
+    r"""Where a remark in parentheses starts that the row's last 	ext closes: a 	ext that
+    opens "(" after a space (\qquad), a few tokens back, its parenthesis unclosed inside it."""
+    if not re.search(r"[)）]\s*$", toks[-1].note) or re.search(r"[(（]", toks[-1].note):
+        return None
+    for n in range(len(toks) - 2, max(len(toks) - 14, 0), -1):
+        t = toks[n]
+        if t.kind == "TEXT" and re.match(r"\s*[(（]", t.note) and                 not re.search(r"[)）]\s*$", t.note):
+            return n if toks[n - 1].kind == "QUAD" else None
+        if t.kind in ("REL", "QUAD") or t.kind == "TEXT":
+            return None
+    return None
 
 
 def _is_shape(toks: Sequence[Tok]) -> bool:
@@ -641,40 +676,54 @@ def _rejoin(seg: list[Tok], core: list[Tok]) -> list[Tok]:
 
 def _with_cases(seg: list[Tok], cond: Piece | None, reason: str, lead: str,
                 env: str) -> list[Row | None]:
-    """A segment → its row; a cases environment after the last relation → one row per branch."""
+    """A segment → its row; a cases environment as a side of it → one row per branch."""
     seg = [t for t in seg if t.kind != "QUAD"]
     rels = _relations_at_top(seg)
     if not rels:
         return [Row((Piece(tuple(seg)),), (), reason, cond, lead, env)] if seg else []
-    last = seg[rels[-1] + 1:]
-    while last and last[0].kind == "LCURLY":  # \left\{ \begin{array} … \right.
+    # the cases are the last side, or a side between two relations (∂z_v/∂z_k = {1, v = k;
+    # 0, v ≠ k} = δ_vk: each branch is the chain under its condition)
+    found = next(((at, stop) for at, stop in zip(rels, rels[1:] + [len(seg)])
+                  if _is_cases(seg[at + 1:stop], stop == len(seg))), None)
+    if found is None:
+        return _pieces(seg, reason, cond, lead, env)
+    at, stop = found
+    head, last, tail = seg[:at + 1], seg[at + 1:stop], seg[stop:]
+    while last[0].kind == "LCURLY":
         last = last[1:]
-    if last and last[0].kind == "BEGIN" and last[0].value.rstrip("*") in ("cases", "dcases",
-                                                                           "array") and \
-            last[-1].kind == "END":
-        head = seg[:rels[-1] + 1]
-        rows: list[Row | None] = []
-        previous: Piece | None = None
-        for branch in _split_top(last[1:-1], {"ROWSEP"}):
-            cells = _split_top(branch, {"AMP"})
-            value = [t for t in cells[0] if t.kind not in ("PERIOD", "COMMA", "QUAD")]
-            while value and value[-1].kind in ("PERIOD", "COMMA", "SEMI"):
-                value = value[:-1]
-            bcond_toks, _ = _cut_at_because([t for c in cells[1:] for t in c], relation=False)
-            bcond = [t for t in bcond_toks if t.kind not in ("TEXT", "COMMA", "PERIOD", "QUAD")]
-            if not value:
-                continue
-            words = " ".join(t.note for t in bcond_toks if t.kind == "TEXT")
-            if not bcond:  # \text{i $\neq$ j}, \text{if } i=j written inside the text
-                bcond = _condition_in_words(words, value[-1].end)
-            branch_cond = Piece(tuple(bcond)) if bcond else None
-            if branch_cond is None and re.search(r"otherwise|else|其他|否则|其余", words):
-                branch_cond = _negation(previous) or Piece(
-                    (Tok("OTHERWISE", "otherwise", value[-1].end, value[-1].end),))
-            previous = branch_cond
-            rows += _pieces(head + value, reason, branch_cond or cond, lead, env)
-        return rows
-    return _pieces(seg, reason, cond, lead, env)
+    rows: list[Row | None] = []
+    previous: Piece | None = None
+    for branch in _split_top(last[1:-1], {"ROWSEP"}):
+        cells = _split_top(branch, {"AMP"})
+        value = [t for t in cells[0] if t.kind not in ("PERIOD", "COMMA", "QUAD")]
+        while value and value[-1].kind in ("PERIOD", "COMMA", "SEMI"):
+            value = value[:-1]
+        bcond_toks, _ = _cut_at_because([t for c in cells[1:] for t in c], relation=False)
+        bcond = [t for t in bcond_toks if t.kind not in ("TEXT", "COMMA", "PERIOD", "QUAD")]
+        if not value:
+            continue
+        words = " ".join(t.note for t in bcond_toks if t.kind == "TEXT")
+        if not bcond:  # \text{i $\neq$ j}, \text{if } i=j written inside the text
+            bcond = _condition_in_words(words, value[-1].end)
+        branch_cond = Piece(tuple(bcond)) if bcond else None
+        if branch_cond is None and re.search(r"otherwise|else|其他|否则|其余", words):
+            branch_cond = _negation(previous) or Piece(
+                (Tok("OTHERWISE", "otherwise", value[-1].end, value[-1].end),))
+        previous = branch_cond
+        rows += _pieces(head + value + tail, reason, branch_cond or cond, lead, env)
+    return rows
+
+
+def _is_cases(side: Sequence[Tok], last: bool) -> bool:
+    """A side that is a cases environment (\\left\\{ \\begin{array} … \\right. too; an array
+    between two relations only after \\left\\{ — else it may be a matrix)."""
+    braced = bool(side) and side[0].kind == "LCURLY"
+    while side and side[0].kind == "LCURLY":
+        side = side[1:]
+    if not side or side[0].kind != "BEGIN" or side[-1].kind != "END":
+        return False
+    name = side[0].value.rstrip("*")
+    return name in ("cases", "dcases") or (name == "array" and (last or braced))
 
 
 def _condition_in_words(words: str, at: int) -> list[Tok]:
