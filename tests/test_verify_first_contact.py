@@ -2213,3 +2213,13 @@ def test_a_remark_with_math_inside_its_words(rhs: str, status: str) -> None:
             "\\times y_i\\text{)}$$\n")
     r = verify_text(text, "n.md", numeric=False)
     assert _verdicts(text) == [status] and r.steps[-1].reason == "式 2 = 式 1 × y_i"
+
+
+@pytest.mark.parametrize("rhs,status", [("\\hat y_j - y_j", "holds"), ("y_j - \\hat y_j", "fails")])
+def test_an_operator_on_the_loss_written_with_its_arguments(rhs: str, status: str) -> None:
+    # ∂_{o_j} l(𝐲, ŷ) (d2l): the operator takes l, and (𝐲, ŷ) are l's arguments — not a list
+    # multiplying the derivative ("a list where one value is expected")
+    text = ("$$l(\\mathbf{y}, \\hat{\\mathbf{y}}) = - \\sum_{j=1}^q y_j \\log \\hat{y}_j$$\n\n"
+            "$$\\hat{y}_j = \\frac{\\exp(o_j)}{\\sum_k \\exp(o_k)}$$\n\n"
+            f"$$\\partial_{{o_j}} l(\\mathbf{{y}}, \\hat{{\\mathbf{{y}}}}) = {rhs}$$\n")
+    assert [v.replace("needs-undeclared", "holds") for v in _verdicts(text)] == [status]

@@ -1819,6 +1819,9 @@ class _Build(Transformer_NonRecursive):
         return None
 
     def _product(self, a: Any, b: Any, meta: Any, juxtaposed: bool) -> Any:
+        if juxtaposed and isinstance(a, _Fn) and a.name == "d/d" and a.body is not None and \
+                self._loss_call(a.body, b):
+            return a  # ∂_{o_j} l(𝐲, ŷ): the operator took l; the call's arguments are l's
         if juxtaposed and isinstance(b, _Dots) and isinstance(a, (Expr, _Series)) and \
                 (isinstance(a, _Series) or a.has(Indexed)):
             # e^{x_1} + e^{x_2} … + e^{x_k}, −t_1 log y_1 ⋯ − t_n log y_n: dots written with no

@@ -723,6 +723,9 @@ def _is_cases(side: Sequence[Tok], last: bool) -> bool:
     if not side or side[0].kind != "BEGIN" or side[-1].kind != "END":
         return False
     name = side[0].value.rstrip("*")
+    if not last and any(len(_split_top(b, {"AMP"})) < 2 or _relations_at_top(_split_top(b, {"AMP"})[0])
+                        for b in _split_top(side[1:-1], {"ROWSEP"}) if b):
+        return False  # between two relations, each branch its value & its condition — only
     return name in ("cases", "dcases") or (name == "array" and (last or braced))
 
 
