@@ -2223,3 +2223,92 @@ def test_an_operator_on_the_loss_written_with_its_arguments(rhs: str, status: st
             "$$\\hat{y}_j = \\frac{\\exp(o_j)}{\\sum_k \\exp(o_k)}$$\n\n"
             f"$$\\partial_{{o_j}} l(\\mathbf{{y}}, \\hat{{\\mathbf{{y}}}}) = {rhs}$$\n")
     assert [v.replace("needs-undeclared", "holds") for v in _verdicts(text)] == [status]
+
+
+# -- batch 45 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [("d_k", "holds"), ("2 d_k", "fails")])
+def test_a_sum_without_limits_runs_where_the_rows_sums_run(rhs: str, status: str) -> None:
+    # Σ_i E[q_i²]E[k_i²] = Σ_i 1·1 = d_k: the constant summand's Σ_i is over the components
+    # (d_k), as the sum it came from — not over the softmax's n classes (a false fail twice)
+    text = ("Suppose the entries of $q$ and $k$ are independent, with mean 0 and variance 1.\n\n"
+            "$$p_i = \\frac{e^{s_i}}{\\sum_j e^{s_j}}$$\n\n"
+            "$$\\mathrm{Var}(q\\cdot k) = \\sum_i \\mathbb{E}[q_i^2]\\,\\mathbb{E}[k_i^2] = "
+            f"\\sum_i 1 \\cdot 1 = {rhs}$$\n")
+    assert _verdicts(text)[-2:] == ["holds", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-A_t(\\mathbf{1}[a_t=k]-\\pi(k))", "holds"),
+                                        ("-A_t(\\mathbf{1}[a_t=k]+\\pi(k))", "fails")])
+def test_the_softmax_at_a_class_named_by_an_entry(rhs: str, status: str) -> None:
+    # ℓ_t = −A_t log π(a_t): π at the class a_t (read as π times a_t, the whole π a
+    # constant under ∂/∂z_k — "= 0", a false fail)
+    text = ("$$\\pi(i) = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n$$\\ell_t = -A_t \\log \\pi(a_t)$$\n\n"
+            f"$$\\frac{{\\partial \\ell_t}}{{\\partial z_k}} = {rhs}$$\n")
+    assert _verdicts(text) == [status]
+
+
+def test_the_whole_output_under_a_derivative_by_one_score_is_refused() -> None:
+    # ∂ log p/∂z_k with p the whole softmax output: p was a constant there, and "= 0" held
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            "$$\\frac{\\partial \\log p}{\\partial z_k} = 0$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert r.steps[-1].status.value == "not-read"
+    assert "whole output p" in r.steps[-1].note
+
+
+@pytest.mark.parametrize("rhs,status", [("z_i - \\mathrm{lse}(\\mathbf{z})", "holds"),
+                                        ("z_i + \\mathrm{lse}(\\mathbf{z})", "fails"),
+                                        ("z_i - \\operatorname{LSE}(\\boldsymbol z - c) - c", "holds"),
+                                        ("z_i - \\operatorname{LSE}(\\boldsymbol z - c) + c", "fails")])
+def test_log_sum_exp_of_the_scores(rhs: str, status: str) -> None:
+    # LSE(𝐳), lse(𝐳), logsumexp(𝐳 − c): log Σ_k e^{z_k} of the whole scores ("z is a vector
+    # here", or "LSE(x): only exp, log and δ are supported")
+    text = f"$$p_i = \\frac{{e^{{z_i}}}}{{\\sum_j e^{{z_j}}}}$$\n\n$$\\log p_i = {rhs}$$\n"
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("last,status", [("d_k", "holds"), ("2 d_k", "fails")])
+def test_a_chains_conclusion_reads_the_names_its_steps_read(last: str, status: str) -> None:
+    # "点积 $S = \sum q_i k_i$" in the words, then Var(S) = … = d_k: every step held and the
+    # conclusion said "= 0, not d_k" — it was checked without the name S
+    text = ("假设 $q_i, k_i$ 相互独立，均值为 0，方差为 1。点积 $S = \\sum_{i=1}^{d_k} q_i k_i$ 的方差：\n\n"
+            f"$$\\text{{Var}}(S) = \\sum_{{i=1}}^{{d_k}} \\text{{Var}}(q_i k_i) = {last}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    chain = r.derivations[-1]
+    assert chain.conclusion.number == 0
+    assert chain.conclusion.status.value.replace("holds-given", "holds") == status
+
+
+_THREE_STEPS = ("$$y_i = \\frac{{e^{{x_i}}}}{{\\sum_k e^{{x_k}}}}$$\n\n"
+                "$$\\frac{{\\partial y_i}}{{\\partial x_i}} = y_i - y_i^2 = {middle} = y_i(1 - y_i)$$\n")
+
+
+def test_a_failure_the_chain_contradicts_is_not_reported_as_the_notes(monkeypatch: pytest.MonkeyPatch
+                                                                      ) -> None:
+    # a = b = c = d with a = b, c = d and a = d holding: b = c must hold, so a failure there
+    # is verify's misreading (here forced on the middle step), not the note's error
+    import attncheck.verify.check as check
+    from attncheck.verify.result import StepStatus
+
+    real = check._check_step
+
+    def misread(ctx, step, n, *args, **kwargs):  # type: ignore[no-untyped-def]
+        r = real(ctx, step, n, *args, **kwargs)
+        return replace(r, status=StepStatus.FAILS) if step.lhs.source == "y_i - y_i^2" else r
+
+    from dataclasses import replace
+    monkeypatch.setattr(check, "_check_step", misread)
+    text = _THREE_STEPS.format(middle="y_i(1 - y_i)")
+    statuses = [s.status.value for s in verify_text(text, "n.md", numeric=False).steps][1:]
+    assert statuses == ["holds", "not-checked", "holds"]
+
+
+@pytest.mark.parametrize("middle,statuses", [
+    ("y_i(1 - y_i)", ["holds", "holds", "holds"]),
+    ("y_i(1 + y_i)", ["holds", "fails", "fails"]),
+])
+def test_a_real_failure_in_a_chain_stays_one(middle: str, statuses: list[str]) -> None:
+    # one wrong step breaks the conclusion too: nothing contradicts it, it is reported
+    text = _THREE_STEPS.format(middle=middle)
+    assert [s.status.value for s in verify_text(text, "n.md", numeric=False).steps][1:] == statuses

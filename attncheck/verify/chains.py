@@ -57,6 +57,7 @@ from sympy.simplify.radsimp import fraction
 from attncheck.verify.blocks import Math
 from attncheck.verify.lexer import BOLD, LexError, Tok, tokenize
 from attncheck.verify.parse import (
+    LENGTH,
     LIKELIHOOD,
     LOSS,
     EntryMatrix,
@@ -219,6 +220,54 @@ def _link(block: Math, piece: Piece | None, parser: Parser, at: int) -> Link:
                     p.offset or piece.start, piece.toks)
     return Link(block, piece.start, piece.end, src, value, "", 0, piece.toks, parser.conditions,
                 parser.dropped)
+
+
+def _limitless(toks: Sequence[Tok]) -> bool:
+    """Whether a \\sum in ``toks`` is written without an upper limit (Σ_i, Σ)."""
+    for n, t in enumerate(toks):
+        if t.kind != "SUM":
+            continue
+        at = n + 1
+        if at < len(toks) and toks[at].kind == "SUB":  # past the subscript, braced or one token
+            at += 1
+            depth = 0
+            while at < len(toks):
+                depth += {"LBRACE": 1, "RBRACE": -1}.get(toks[at].kind, 0)
+                at += 1
+                if depth == 0:
+                    break
+        if at >= len(toks) or toks[at].kind != "SUP":
+            return True
+    return False
+
+
+def _same_ranges(links: list[Link | None], before: Link | None, families: set[str]
+                 ) -> list[Link | None]:
+    """Σ_i E[q_i²]E[k_i²] = Σ_i 1·1 = d_k: a sum written without limits over a summand that
+    names no component runs where the row's sums over the random components run (d_k), not
+    over the softmax's classes — the index is the same one, carried along the chain."""
+    ranges: dict[Expr, Expr] = {}
+    for link in [before, *links]:
+        if link is None or not isinstance(link.value, Expr):
+            continue
+        for s in link.value.atoms(Sum):
+            if any(str(x.base.label) in families for x in s.function.atoms(Indexed)):
+                for v, _, hi in s.limits:
+                    ranges.setdefault(v, hi)
+    if not ranges:
+        return links
+    out: list[Link | None] = []
+    for link in links:
+        if link is not None and isinstance(link.value, Expr) and _limitless(link.toks):
+            value = link.value.replace(
+                lambda e: isinstance(e, Sum) and len(e.limits) == 1 and e.limits[0][0] in ranges
+                and e.limits[0][2] == LENGTH and not any(
+                    str(x.base.label) in families for x in e.function.atoms(Indexed)),
+                lambda e: Sum(e.function, (e.limits[0][0], e.limits[0][1],
+                                           ranges[e.limits[0][0]])))
+            link = replace(link, value=value) if value != link.value else link
+        out.append(link)
+    return out
 
 
 def writes_out(e: Expr, m: int) -> bool:
@@ -807,6 +856,8 @@ class _Builder:
                                   _missing_after(block.text, rel), rel.start))
                 continue
             links.append(_link(block, p, self.parser, at))
+        links = _same_ranges(links, self.last if links and links[0] is None else None,
+                             set(self.parser.notation.families))
         cited = _cited_label(row.pieces[0])
         if cited is not None and cited in self.labelled:
             # "(1)式 = …": the expression the note numbered (1), not the number 1

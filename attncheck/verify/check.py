@@ -1057,6 +1057,29 @@ def _example_loss(lhs: Expr, rhs: Expr, aliases: Sequence[tuple[Expr, Expr]]
     return (a, b) if lhs.has(LOSS) else (b, a)
 
 
+#: Statuses of a step that holds (given hypotheses or not).
+_HOLDING = (StepStatus.HOLDS, StepStatus.HOLDS_GIVEN)
+
+
+def _contradicted_failure(steps: list[StepResult], conclusion: StepResult, chain: Chain
+                          ) -> list[StepResult]:
+    """a = b = c = d with a = b, c = d and a = d holding: b = c must hold too, so its failure
+    contradicts verify's own other verdicts — one side of it was misread (a limitless Σ_i
+    given the wrong range, π(a_t) read as a product).  That one failure is not reported as
+    the note's error: it is "cannot check", with the reason."""
+    failed = [n for n, s in enumerate(steps) if s.status is StepStatus.FAILS]
+    if conclusion.status not in _HOLDING or len(failed) != 1 or len(steps) < 3 or \
+            any(s.status not in _HOLDING for n, s in enumerate(steps) if n != failed[0]) or \
+            len({st.condition_value for st in chain.steps}) != 1:
+        return steps
+    at = failed[0]
+    steps[at] = replace(steps[at], status=StepStatus.NOT_CHECKED, evidence=None, note=(
+        "cannot check: verify's own verdicts disagree here — the chain's other steps hold and "
+        "so does its first expression = its last, so this step must hold too; one of its "
+        "sides was misread"))
+    return steps
+
+
 def _recorded(ctx: _Context, step: Step, status: StepStatus, note: str, n: int,
               declared: frozenset[Hypothesis], model: Model) -> StepResult:
     lhs = step.lhs.value if isinstance(step.lhs.value, Expr) else Symbol("?")
@@ -2337,8 +2360,11 @@ def _chain(ctx: _Context, chain: Chain, number: int, blk: _Block, model: Model,
     if len(steps) > 1 and all(s.kind == "claim" for s in steps) and all(
             s.status.judged for s in steps):
         last = chain.steps[-1]
+        # (with the names the chain's steps substituted: S = Σ_i q_i k_i said in the words
+        # before it — without them Var(S) was a variance of nothing, "= 0, not d_k")
         whole = Step(first.lhs, last.rhs, "=", "claim", "conclusion", first.condition,
-                     first.condition_value)
+                     first.condition_value, aliases=last.aliases, values=last.values,
+                     context=first.context)
         budget = replace(ctx.settings, numeric=False)
         saved = ctx.settings
         ctx.settings = budget
@@ -2347,6 +2373,7 @@ def _chain(ctx: _Context, chain: Chain, number: int, blk: _Block, model: Model,
                                              title=blk.title), number=0)
         finally:
             ctx.settings = saved
+        steps = _contradicted_failure(steps, conclusion, chain)
     elif claims:
         conclusion = claims[-1]
     loc = _loc(ctx, first.lhs) if first.lhs.end > first.lhs.start else _loc(ctx, first.rhs)

@@ -72,6 +72,7 @@ from sympy import (
 from sympy import E as EULER
 from sympy.core.function import AppliedUndef
 
+from attncheck.text import GREEK
 from attncheck.verify.lexer import BOLD, CLASS_WORDS, UNITS, WORDS, LexError, Tok, tokenize
 from derivations.model import Family, Model, dimension_symbol
 from derivations.operators import Cov, Dot, E, Var
@@ -1163,8 +1164,12 @@ class _Build(Transformer_NonRecursive):
         return self._letter_value(name, meta)
 
     def _class_argument(self, b: Any) -> Symbol | None:
-        """(v), (k): one lowercase letter in parentheses that is no quantity of the note — the
-        class at which π(v) takes the note's softmax; else None."""
+        """(v), (k), (a_t): one lowercase letter in parentheses that is no quantity of the note,
+        or an entry that names a class — the class at which π(v) takes the note's softmax;
+        else None."""
+        if isinstance(b, _Paren) and isinstance(b.expr, Indexed) and len(b.expr.indices) == 1 \
+                and str(b.expr.base.label) not in ("x", "y") + self.n.families:
+            return class_index(b.expr)  # π(a_t): at the class a_t, an index of its own
         if not (isinstance(b, _Paren) and isinstance(b.expr, Symbol)) or b.expr.is_number:
             return None
         name = b.expr.name
@@ -1665,6 +1670,22 @@ class _Build(Transformer_NonRecursive):
         k = next(index_symbol(c) for c in "kjlmr" if index_symbol(c) not in inner.free_symbols)
         return _SoftmaxOf(exp(at) / Sum(exp(at.xreplace({ROW: k})), (k, 1, self._length())))
 
+    def _log_sum_exp(self, inner: Any) -> Expr | None:
+        """LSE(𝐳), logsumexp(z − c): log Σ_k e^{z_k} of the whole scores (or of an expression
+        in them, entry by entry); None for anything else (LSE(X) of a note's own X)."""
+        if isinstance(inner, _Vector):
+            inner = self._scores(inner)
+        if isinstance(inner, Symbol) and inner.name == "x":
+            at: Expr | None = IndexedBase("x")[ROW]
+        elif isinstance(inner, Expr) and not inner.has(Indexed):
+            at = _scores_at_entry(inner)
+        else:
+            return None
+        if at is None:
+            return None
+        k = next(index_symbol(c) for c in "kjlmr" if index_symbol(c) not in at.free_symbols)
+        return log(Sum(exp(at.xreplace({ROW: k})), (k, 1, self._length())))
+
     def _apply(self, f: _Fn, arg: Any, meta: Any) -> Any:
         """f applied to arg: \\log x, σ(z), ∂/∂x_j (…), f'(x)."""
         where = _where(meta)
@@ -1672,6 +1693,7 @@ class _Build(Transformer_NonRecursive):
             if f.var is None:
                 raise ParseProblem("a derivative without its variable", where)
             body = self.v(arg, meta, "under a derivative")
+            self._entry_by_whole(body, f.var, meta)
             return f.coeff * Derivative(body, (f.var, _order(f, meta)))
         if isinstance(arg, _Tuple):
             vals = tuple(self._opaque(a, meta) for a in arg.items)
@@ -1694,6 +1716,10 @@ class _Build(Transformer_NonRecursive):
             if worked is not None and f.coeff == 1 and f.power == 1:
                 return worked
         inner = arg.expr if isinstance(arg, _Paren) else arg
+        if name.lower() in ("lse", "logsumexp"):
+            lse = self._log_sum_exp(inner)
+            if lse is not None:
+                return f.coeff * (self._pow(lse, f.power, meta) if f.power != 1 else lse)
         if name in ("diag", "Diag") and isinstance(inner, Symbol) and inner.name in ("x", "y"):
             inner = _Vector(inner.name)  # diag(p) unbolded: only a vector has a diagonal
         if name in ("diag", "Diag") and isinstance(inner, _Vector) and self._whole(inner):
@@ -1749,6 +1775,19 @@ class _Build(Transformer_NonRecursive):
         if isinstance(x, _Vector):
             return Symbol(x.name)
         return self.v(x, meta)
+
+    def _entry_by_whole(self, f: Any, x: Any, meta: Any) -> None:
+        """∂ log p/∂z_k with p the note's whole softmax output: p depends on z_k, but as a
+        bare letter it would be taken for a constant (and the step judged by that) — refused."""
+        if not (isinstance(f, Expr) and isinstance(x, Indexed) and str(x.base.label) == "x"
+                and "y" in self.n.rename.values()):
+            return
+        # (an argument of a named function — CE(y, ŷ), the loss by its arguments — is no value)
+        bare = f.xreplace({e: Dummy() for e in f.atoms(Indexed, AppliedUndef)})
+        if Symbol("y") in bare.free_symbols:
+            name = next(k for k, v in self.n.rename.items() if v == "y")
+            raise ParseProblem(f"the whole output {GREEK.get(name, name)} under ∂/∂ of one score: "
+                               "take an entry, as p_i", _where(meta))
 
     def _scores_named(self) -> bool:
         """The note names softmax's scores and output with letters of its own (z → x, p → y):
@@ -1846,13 +1885,16 @@ class _Build(Transformer_NonRecursive):
                                   or (isinstance(a, Symbol) and a.name == "y"
                                       and self.n.rename.get("y") != "y")):
             return IndexedBase("y")[score.indices]  # S(x_i): the output at score i, y_i
+        # π(v) with π the note's softmax: its entry at class v, π_v (the whole output times an
+        # index, or a letter of its own, would mean nothing)
         at = self._class_argument(b) if juxtaposed and self.n.rename.get("y") != "y" else None
-        if at is not None and a == Symbol("y"):
-            # π(v) with π the note's softmax: its entry at class v, π_v (the whole output
-            # times an index, or a letter of its own, would mean nothing)
-            return IndexedBase("y")[at]
-        if at is not None and isinstance(a, log) and a.args[0] == Symbol("y"):
-            return log(IndexedBase("y")[at])  # log π(v)
+        if at is not None and isinstance(a, Expr):
+            # log π(v), A_t log π(a_t): the one factor that is π (or its log) is at that class
+            y = Symbol("y")
+            hit = [f for f in Mul.make_args(a) if f == y or (isinstance(f, log) and f.args[0] == y)]
+            if len(hit) == 1 and a.count(y) == 1:
+                entry = IndexedBase("y")[at]
+                return a.xreplace({hit[0]: entry if hit[0] == y else log(entry)})
         if score is not None and isinstance(a, Mul) and self.n.rename.get("y") != "y" and \
                 a.args.count(Symbol("y")) == 1:
             # S(x_i)S(x_j): the first call read, the second S juxtaposed to it before its (x_j)
@@ -2025,6 +2067,7 @@ class _Build(Transformer_NonRecursive):
             # ∂L/∂z, z the note's whole scores: the gradient, entry by entry
             return _EntryVec(Derivative(f, IndexedBase("x")[ROW]))
         if isinstance(x, (Indexed, Symbol)):
+            self._entry_by_whole(f, x, meta)
             return Derivative(f, x)
         if isinstance(x, Expr) and f.has(x):
             # ∂ log σ(a) / ∂ σ(a): f as a function of the quantity g = σ(a) itself
