@@ -203,6 +203,8 @@ BROKEN: dict[tuple[str, int], str] = {
        "top_data = (-1.)*sum_multiplier_*…" for n in (48, 52)},
     ("contract-attention-scaling-spec", 75): "words in inline math, |score_ij| <= √d_k (after "
     "QK-norm)",
+    **{("contract-attention-scaling-spec", n): "words in display math, Var(score_ij) ≈ 1 when "
+       "Q,K ~ N(0,1)" for n in (103, 119)},
     ("xor-notes-sigma-softmax-ce", 264): r"D(P \ || \ Q): a divergence",
     ("nnfs-notes-softmax-derivative", 7): r"\frac{\partial S_{i,j}}{\partial z_{i,k}} = ?: a "
     "question, not a claim",

@@ -2312,3 +2312,44 @@ def test_a_real_failure_in_a_chain_stays_one(middle: str, statuses: list[str]) -
     # one wrong step breaks the conclusion too: nothing contradicts it, it is reported
     text = _THREE_STEPS.format(middle=middle)
     assert [s.status.value for s in verify_text(text, "n.md", numeric=False).steps][1:] == statuses
+
+
+# -- batch 46 ----------------------------------------------------------------------------
+
+_JACOBIAN_NOTE = ("$$p_i = \\frac{{e^{{z_i}}}}{{\\sum_k e^{{z_k}}}}, \\quad L = -\\sum_k t_k \\log p_k$$\n\n"
+                  "The Jacobian of the softmax is\n\n"
+                  "$$J = \\frac{{\\partial \\mathbf{{p}}}}{{\\partial \\mathbf{{z}}}} = "
+                  "\\mathrm{{diag}}(\\mathbf{{p}}) - \\mathbf{{p}}\\mathbf{{p}}^T$$\n\n$${claim}$$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("J = J^T", "holds"),
+    ("\\frac{\\partial \\mathbf{p}}{\\partial \\mathbf{z}} = "
+     "\\left(\\frac{\\partial \\mathbf{p}}{\\partial \\mathbf{z}}\\right)^T", "holds"),
+    ("\\nabla_{\\mathbf{z}} L = J^T \\nabla_{\\mathbf{p}} L", "holds"),
+    ("\\nabla_{\\mathbf{z}} L = -J^T \\nabla_{\\mathbf{p}} L", "fails"),
+    ("\\nabla_{\\mathbf{z}} L = (\\mathrm{diag}(\\mathbf{p}) - \\mathbf{p}\\mathbf{p}^T)"
+     " \\nabla_{\\mathbf{p}} L", "holds"),
+    ("\\nabla_{\\mathbf{z}} L = \\mathbf{p} \\odot \\nabla_{\\mathbf{p}} L + \\mathbf{p}", "holds"),
+    ("\\nabla_{\\mathbf{z}} L = \\mathbf{p} \\odot \\nabla_{\\mathbf{p}} L - \\mathbf{p}", "fails"),
+])
+def test_products_with_the_softmax_jacobian(claim: str, status: str) -> None:
+    # Jᵀ, J ∇_𝐩 L, (diag(𝐩) − 𝐩𝐩ᵀ) g, 𝐩 ⊙ g: matrix times vector and the transpose, entry by
+    # entry (all "vector and matrix algebra is not checked"); ∇_𝐩 L is by the output (it was
+    # read as ∇_𝐳 L — a false verdict either way)
+    text = _JACOBIAN_NOTE.format(claim=claim)
+    assert _verdicts(text)[-1:] == [status] or (
+        status == "holds" and _verdicts(text)[-1] == "needs-undeclared")
+
+
+@pytest.mark.parametrize("last,status", [("\\hat{y}_j - t_j", "holds"), ("\\hat{y}_j + t_j", "fails")])
+def test_a_remark_holding_a_relation_is_no_step(last: str, status: str) -> None:
+    # -t_j + ŷ_j \quad \text{(since } \sum_i t_i = 1\text{)} &= ŷ_j − t_j: the remark's
+    # Σ_i t_i = 1 was a link of the chain, and the row after it went on from 1 (false fail)
+    text = ("$$\\hat y_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n$$\\begin{align}"
+            "\\frac{\\partial L}{\\partial z_j} &= -t_j + \\hat{y}_j \\sum_{i=1}^k t_i \\\\ "
+            "&= -t_j + \\hat{y}_j \\quad \\text{(since } \\sum_i t_i = 1\\text{)} \\\\ "
+            f"&= {last} \\end{{align}}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.lhs_source for s in r.steps[1:]][-1] == "-t_j + \\hat{y}_j"
+    assert _verdicts(text)[-1] == status and r.steps[-2].reason == "since Σ_it_i = 1"

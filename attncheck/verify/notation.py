@@ -635,11 +635,15 @@ def _jacobian_key(toks: Sequence[Tok]) -> str | None:
 
 
 def _writes_a_matrix(toks: Sequence[Tok], outputs: set[str]) -> bool:
-    """diag(p) − p pᵀ, or a matrix environment with the output's entries in it."""
+    """diag(p) − p pᵀ, a matrix environment with the output's entries in it, or ∂𝐩/∂𝐳 (the
+    whole output by the whole scores: no index on either)."""
     kinds = {(t.kind, t.value.replace(BOLD, "")) for t in toks}
     letters = {v for k, v in kinds if k in ("LETTER", "GREEK")}
     if not letters & outputs:
         return False
+    if toks and toks[0].kind == "FRAC" and sum(t.kind == "PARTIAL" for t in toks) == 2 and \
+            not any(t.kind == "SUB" for t in toks) and len(letters) == 2:
+        return True
     return any(k == "WORD" and v in _MATRIX_START for k, v in kinds) or \
         any(k == "BEGIN" and v.endswith("matrix") for k, v in kinds)
 

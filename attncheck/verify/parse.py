@@ -253,8 +253,7 @@ def matrix_entries(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
         taken = lhs.free_symbols | rhs.free_symbols
         i = next(index_symbol(c) for c in "ijklmr" if index_symbol(c) not in taken)
         return lhs.entry(i), rhs.entry(i)
-    if not (isinstance(lhs, (JacobianOf, EntryMatrix)) and isinstance(rhs, (JacobianOf, EntryMatrix))
-            and (isinstance(lhs, EntryMatrix) or isinstance(rhs, EntryMatrix))):
+    if not (isinstance(lhs, (JacobianOf, EntryMatrix)) and isinstance(rhs, (JacobianOf, EntryMatrix))):
         return lhs, rhs
     i, j = index_symbol("i"), index_symbol("j")
     return lhs.entry(i, j), rhs.entry(i, j)
@@ -846,6 +845,15 @@ class _Matrix:
 
 
 @dataclass(frozen=True)
+class _MatrixBefore:
+    """A matrix followed by an operator still waiting for its operand (Jᵀ ∇_𝐩 L): the
+    operator takes what follows, then the matrix multiplies the result."""
+
+    matrix: Any
+    operator: Any
+
+
+@dataclass(frozen=True)
 class _JacobianBy:
     """``J_𝐱`` waiting for the vector it differentiates: J_𝐱(𝐬) is ∂𝐬/∂𝐱."""
 
@@ -878,6 +886,24 @@ class _Fn:
     body: Expr | None = None
     #: d/dx \ln x: the function waiting for its argument before ∂/∂x takes the product
     waiting: _Fn | None = None
+
+
+def _as_matrix(t: Any) -> _Matrix | None:
+    """A matrix of softmax's as its (ROW, COL) entry: diag(y) − y yᵀ while built, or ∂y/∂x
+    (the Jacobian of the softmax's output by its scores); None for anything else."""
+    while isinstance(t, _Paren):
+        t = t.expr
+    if isinstance(t, _Matrix):
+        return t
+    if isinstance(t, JacobianOf):
+        return _Matrix(t.entry(ROW, COL))
+    return None
+
+
+def _swapped(e: Expr) -> Expr:
+    """An entry at (ROW, COL) → the entry at (COL, ROW): the transpose."""
+    return e.xreplace({ROW: COL, COL: ROW}) if not e.has(Dummy) else e.subs(
+        {ROW: COL, COL: ROW}, simultaneous=True)
 
 
 def _order(d: _Fn, meta: Any) -> int:
@@ -1062,10 +1088,9 @@ class _Build(Transformer_NonRecursive):
         """A plain scalar value (resolving parens, pending functions, series)."""
         if isinstance(x, _Paren):
             return self.v(x.expr, meta, what)
-        if isinstance(x, _Fn) and x.name == "d/d" and x.body is not None and \
-                x.var == Symbol("x") and self._by_whole_scores(x.body, bold=True):
-            # ∇_z L (∇ takes a vector's gradient, as a bold 𝐱 says)
-            x = _EntryVec(x.coeff * Derivative(x.body, IndexedBase("x")[ROW]))
+        gradient = self._gradient(x)
+        if gradient is not None:  # ∇_z L, ∇_𝐩 L (∇ takes a vector's gradient, as a bold 𝐱 says)
+            x = gradient
         if isinstance(x, _EntryVec):
             if what == "as a side of '='":
                 return EntryVector(x.entry)
@@ -1461,13 +1486,19 @@ class _Build(Transformer_NonRecursive):
                 return base  # \mathbf{q}_i, \vec{q_i}: the i-th query vector, not a component
             return self._component(base.name, indices, idx, meta, base.coeff)
         if isinstance(base, _Partial):  # ∂_{x_j} f
-            if len(indices) == 1 and isinstance(indices[0], Symbol) and \
-                    self.n.rename.get(indices[0].name) == "x" and self._scores_named():
-                return _Fn("d/d", var=Symbol("x"))  # ∇_z L: by the whole scores vector
+            if len(indices) == 1 and isinstance(indices[0], Symbol) and self._scores_named() \
+                    and self.n.rename.get(indices[0].name, indices[0].name) in ("x", "y"):
+                # ∇_z L, ∇_p L: by the whole scores vector, by the whole output
+                return _Fn("d/d", var=Symbol(self.n.rename.get(indices[0].name,
+                                                               indices[0].name)))
             if len(indices) == 1 and isinstance(indices[0], _Vector):
                 # ∇_𝐳 L: by the whole scores where the note names them (or 𝐱 is verify's
                 # own), else by the index letter as before
                 whole = self._scores_named() or self.n.softmax_in_conventions
+                name = indices[0].name
+                if name != "x":  # ∇_𝐩 L: by the whole output, never by the scores
+                    return _Fn("d/d", var=Symbol(name) if whole and name == "y" else
+                               Symbol(f"{name}⃗"))
                 return _Fn("d/d", var=Symbol("x") if whole else index_symbol("x"))
             if len(indices) == 1:
                 return _Fn("d/d", var=indices[0])
@@ -1615,6 +1646,9 @@ class _Build(Transformer_NonRecursive):
             return _Vector(x.name, True)
         if isinstance(x, Indexed) and str(x.base.label) in self.families:
             return _Vector(str(x.base.label), True)  # q_i^T where q_i is a query vector
+        m = _as_matrix(x)
+        if m is not None:  # J_σᵀ, (diag(p) − p pᵀ)ᵀ: the (i, j) entry is the (j, i) one
+            return _Matrix(_swapped(m.entry))
         raise ParseProblem("^\\top of something that is not a vector", _where(meta))
 
     def _prime(self, base: Any, count: int, meta: Any) -> Any:
@@ -1804,11 +1838,29 @@ class _Build(Transformer_NonRecursive):
             return False
         return f in (LOSS,) or any(str(a.base.label) in SOFTMAX_BASES for a in f.atoms(Indexed))
 
+    def _gradient(self, x: Any) -> _EntryVec | None:
+        """∇_z L, ∇_𝐩 L: the gradient of a quantity of softmax's by its whole scores or its
+        whole output, entry by entry; None for anything else."""
+        if not (isinstance(x, _Fn) and x.name == "d/d" and x.body is not None and
+                x.var in (Symbol("x"), Symbol("y"))):
+            return None
+        by = str(x.var)
+        if by == "x" and not self._by_whole_scores(x.body, bold=True):
+            return None
+        if by == "y" and not (self._scores_named() and isinstance(x.body, Expr) and
+                              Symbol("y") not in x.body.free_symbols and (
+                                  x.body == LOSS or x.body.has(Indexed))):
+            return None
+        return _EntryVec(x.coeff * Derivative(x.body, IndexedBase(by)[ROW]))
+
     def _entries(self, t: Any) -> Expr | None:
         """A whole vector of softmax's at its entry :data:`ROW` (𝐩, p where p is the note's
         output, ∂L/∂z), else None."""
         if isinstance(t, _Paren):
             t = t.expr
+        gradient = self._gradient(t)
+        if gradient is not None:
+            return gradient.entry
         if isinstance(t, _EntryVec):
             return t.entry
         if isinstance(t, _Vector) and self._whole(t) and not t.transposed:
@@ -1861,6 +1913,15 @@ class _Build(Transformer_NonRecursive):
         if juxtaposed and isinstance(a, _Fn) and a.name == "d/d" and a.body is not None and \
                 self._loss_call(a.body, b):
             return a  # ∂_{o_j} l(𝐲, ŷ): the operator took l; the call's arguments are l's
+        if isinstance(a, _MatrixBefore):
+            return self._product(a.matrix, self._product(a.operator, b, meta, juxtaposed),
+                                 meta, juxtaposed)
+        if _as_matrix(a) is not None and isinstance(b, _Fn) and b.name == "d/d" and \
+                b.body is None and juxtaposed:
+            return _MatrixBefore(a, b)  # Jᵀ ∇_𝐩 L: the operator takes what follows first
+        product = self._matrix_product(a, b)
+        if product is not None:
+            return product
         if juxtaposed and isinstance(b, _Dots) and isinstance(a, (Expr, _Series)) and \
                 (isinstance(a, _Series) or a.has(Indexed)):
             # e^{x_1} + e^{x_2} … + e^{x_k}, −t_1 log y_1 ⋯ − t_n log y_n: dots written with no
@@ -2020,6 +2081,10 @@ class _Build(Transformer_NonRecursive):
         return a
 
     def hadamard(self, meta: Any, ch: list[Any]) -> Any:
+        a, b = ch[0], ch[2]
+        ea, eb = self._entries(a), self._entries(b)
+        if ea is not None and eb is not None:
+            return _EntryVec(ea * eb)  # y ⊙ (g − ⟨g, y⟩𝟏): entry by entry
         raise ParseProblem("⊙ (elementwise product of vectors) is not checked", _where(meta))
 
     def _ratio(self, a: Any, b: Any, meta: Any) -> Any:
@@ -2161,13 +2226,29 @@ class _Build(Transformer_NonRecursive):
         size = len(a.items) if isinstance(a, _Literal) else len(b.items)
         return _Literal(tuple(p + sign * q for p, q in zip(items(a, size), items(b, size))))
 
+    def _matrix_product(self, a: Any, b: Any) -> _Matrix | _EntryVec | None:
+        """M v, M N, Jᵀ g with M a matrix of softmax's (diag(y) − y yᵀ, ∂y/∂x, J_σᵀ) and v a
+        whole vector of softmax's (∂L/∂y, p − y, 𝐠): entry by entry, Σ_k M_{ik} v_k and
+        Σ_k M_{ik} N_{kj}; None for anything else."""
+        ma, mb = _as_matrix(a), _as_matrix(b)
+        if ma is None or not (mb is not None or self._entries(b) is not None):
+            return None
+        taken = ma.entry.free_symbols | (mb.entry.free_symbols if mb is not None else set())
+        k = next(index_symbol(c) for c in "kmlruvw" if index_symbol(c) not in taken)
+        left = ma.entry.xreplace({COL: k})
+        if mb is not None:
+            return _Matrix(Sum(left * mb.entry.xreplace({ROW: k}), (k, 1, self._length())))
+        v = self._entries(b)
+        assert v is not None
+        return _EntryVec(Sum(left * v.xreplace({ROW: k}), (k, 1, self._length())))
+
     def _matrix_sum(self, a: Any, b: Any, sign: int, meta: Any) -> _Matrix:
         """diag(y) − y yᵀ (and diag(s) − sᵀs, with row vectors): entry by entry."""
         def entry(m: Any) -> Expr:
             if isinstance(m, _Paren):
                 m = m.expr
-            if isinstance(m, _Matrix):
-                return m.entry
+            if _as_matrix(m) is not None:
+                return _as_matrix(m).entry  # type: ignore[union-attr]
             if isinstance(m, _RowOuter):  # beside a matrix, yᵀy is the outer product
                 return m.a.coeff * m.b.coeff * IndexedBase(m.a.name)[ROW] * \
                     IndexedBase(m.b.name)[COL]
@@ -2241,6 +2322,8 @@ class _Build(Transformer_NonRecursive):
             return x.times(Integer(-1))
         if isinstance(x, _Matrix):
             return _Matrix(-x.entry)
+        if isinstance(x, _EntryVec):
+            return _EntryVec(-x.entry)  # −Jᵀ ∇_𝐩 L, −(𝐩 − 𝐭)
         if isinstance(x, _Fn):
             return replace(x, coeff=-x.coeff)
         return -self.v(x, meta)

@@ -107,15 +107,31 @@ class Row:
                    if x is not None)
 
 
+def _text_paren(t: Tok) -> int:
+    r"""+1 for \text{(since } (words that open a parenthesis they do not close), −1 for
+    \text{)} (words that close one opened before), else 0."""
+    if t.kind != "TEXT":
+        return 0
+    net = t.note.count("(") + t.note.count("（") - t.note.count(")") - t.note.count("）")
+    return max(-1, min(1, net))
+
+
 def _depth_walk(toks: Sequence[Tok]) -> list[int]:
-    """Nesting depth before each token (brackets, braces, environments)."""
-    out, stack = [], []
-    for t in toks:
+    r"""Nesting depth before each token (brackets, braces, environments, and a parenthesis
+    that words open and close around math: \text{(since }\sum_i t_i = 1\text{)})."""
+    closers = [n for n, t in enumerate(toks) if _text_paren(t) < 0]
+    out: list[int] = []
+    stack: list[str] = []
+    for n, t in enumerate(toks):
         if t.kind in _CLOSE and stack and stack[-1] == _CLOSE[t.kind]:
+            stack.pop()
+        elif _text_paren(t) < 0 and stack and stack[-1] == "TEXTPAR":
             stack.pop()
         out.append(len(stack))
         if t.kind in _OPEN:
             stack.append(t.kind)
+        elif _text_paren(t) > 0 and any(c > n for c in closers):
+            stack.append("TEXTPAR")
     return out
 
 
@@ -243,6 +259,7 @@ def _row(raw: list[Tok], env: str) -> list[Row | None]:
     toks, number = _trailing_label(toks)
     label = label or number
     toks, because = _cut_at_because(toks)
+    toks = _remarks_in_parentheses(toks)
     toks, reason = _trailing_reason(toks)
     reason = "; ".join(x for x in (reason, because, tag_reason) if x)
     if not toks:
@@ -461,14 +478,6 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
                 break  # -0.1 \cdot \text{W update}: the words are the operand, not a reason
             if len(toks) >= 2 and toks[-2].kind == "NUMBER" and UNITS.fullmatch(last.note.strip()):
                 break  # 137.4 \text{ GB}: a unit, the parser's to refuse
-            opener = _remark_opener(toks)
-            if opener is not None:
-                # \qquad\text{(式 2 = 式 1}\times\pi(v)\text{)}: a remark in parentheses whose
-                # words hold a little math — all of it the row's reason
-                said = "".join(_said(t) for t in toks[opener:]).strip()
-                reasons.insert(0, re.sub(r"^[(（]\s*|\s*[)）]$", "", said))
-                toks = toks[:opener]
-                continue
             reasons.insert(0, last.note.strip().strip("()（）").strip())
             toks = toks[:-1]
             # \text{（当 }X,Y\text{ 独立时）}: a little math inside the words is theirs too
@@ -504,29 +513,49 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
 
 
 #: How a token of math inside a remark's words is shown (× for \times, π for \pi).
-_SHOWN = {"TIMES": " × ", "CDOT": " · ", "PLUS": " + ", "MINUS": " − ", "REL": " = "}
+_SHOWN = {"TIMES": " × ", "CDOT": " · ", "PLUS": " + ", "MINUS": " − ", "REL": " = ", "SUM": "Σ",
+          "LBRACE": "", "RBRACE": ""}
 
 
 def _said(t: Tok) -> str:
     if t.kind == "TEXT":
-        return t.note
+        return f" {t.note.strip()} "
     if t.kind == "GREEK":
         return GREEK.get(t.value, t.value)
     return _SHOWN.get(t.kind, t.value) if t.kind != "REL" or t.value == "=" else f" {t.value} "
 
 
-def _remark_opener(toks: Sequence[Tok]) -> int | None:
-    r"""Where a remark in parentheses starts that the row's last 	ext closes: a 	ext that
-    opens "(" after a space (\qquad), a few tokens back, its parenthesis unclosed inside it."""
-    if not re.search(r"[)）]\s*$", toks[-1].note) or re.search(r"[(（]", toks[-1].note):
-        return None
-    for n in range(len(toks) - 2, max(len(toks) - 14, 0), -1):
-        t = toks[n]
-        if t.kind == "TEXT" and re.match(r"\s*[(（]", t.note) and                 not re.search(r"[)）]\s*$", t.note):
-            return n if toks[n - 1].kind == "QUAD" else None
-        if t.kind in ("REL", "QUAD") or t.kind == "TEXT":
-            return None
-    return None
+def _remarks_in_parentheses(toks: list[Tok]) -> list[Tok]:
+    r"""``… \quad \text{(since }\sum_i t_i = 1\text{)} = …``, ``\qquad\text{(式 2 = 式 1}\times
+    \pi(v)\text{)}``: a remark in parentheses that words open and close around a little math
+    (a relation too) is the reason of the relation before it — taken out of the row, so that
+    its math is neither a step nor a side.  Where no relation comes before, it stays."""
+    depth = _depth_walk(toks)
+    out = list(toks)
+    n = len(out) - 1
+    while n > 0:
+        t = out[n]
+        if _text_paren(t) >= 0:
+            n -= 1
+            continue
+        start = next((m for m in range(n - 1, max(n - 24, -1), -1) if _text_paren(out[m]) > 0
+                      and depth[m] == depth[n]), None)
+        if start is None or any(_text_paren(u) < 0 for u in out[start + 1:n]):
+            n -= 1
+            continue
+        rel = next((m for m in range(start - 1, -1, -1) if out[m].kind == "REL"
+                    and depth[m] == depth[start]), None)
+        if rel is None:
+            n = start - 1
+            continue
+        said = " ".join("".join(_said(u) for u in out[start:n + 1]).split())
+        said = re.sub(r"^[(（]\s*|\s*[)）]$", "", said)
+        cut = start - 1 if start and out[start - 1].kind == "QUAD" else start
+        out[rel] = replace(out[rel], note="; ".join(x for x in (out[rel].note, said) if x))
+        del out[cut:n + 1]
+        del depth[cut:n + 1]
+        n = cut - 1
+    return out
 
 
 def _is_shape(toks: Sequence[Tok]) -> bool:
