@@ -32,6 +32,10 @@ UNSUPPORTED: dict[str, str] = {
     r"inside an expectation is not random in this note": "a moment of a letter the note does "
     "not make random (scalar random variables beside vector families)",
     r"is a vector here: vector and matrix algebra is not checked": "vector and matrix algebra",
+    r"under ∂/∂ of one score: take an entry": "the whole softmax output differentiated by one "
+    "score (dS/dy_i with S = e^{y_i}/Σ_j e^{y_j}: which entry, the words do not say)",
+    r"a matrix plus something that is not a matrix": "a Jacobian in row vectors, diag(y) − yᵀy, "
+    "beside a matrix written out",
     r"a/b c: \(a/b\)·c or a/\(b c\)\?": "a slash before a juxtaposed product ((n−1)/n^2[n]): "
     "which of two readings the note means is not written",
     r"a row of the weights is a vector": "a layer's weights by rows (w_k^T x)",

@@ -2353,3 +2353,26 @@ def test_a_remark_holding_a_relation_is_no_step(last: str, status: str) -> None:
     r = verify_text(text, "n.md", numeric=False)
     assert [s.lhs_source for s in r.steps[1:]][-1] == "-t_j + \\hat{y}_j"
     assert _verdicts(text)[-1] == status and r.steps[-2].reason == "since Σ_it_i = 1"
+
+
+@pytest.mark.parametrize("line", [
+    "**Case $i=j$:** $$\\frac{{\\partial y_i}}{{\\partial x_i}} = {rhs}$$",
+    "Therefore: **$$\\frac{{\\partial y_i}}{{\\partial x_i}} = {rhs}$$**",
+])
+@pytest.mark.parametrize("rhs,status", [("y_i(1-y_i)", "holds"), ("y_i(1+y_i)", "fails")])
+def test_a_display_after_a_label_with_inline_math(line: str, rhs: str, status: str) -> None:
+    # "**Gradient w.r.t. $\mathbf{W}$:** $$…$$", "**$$…$$**": the $$…$$ that ends its line is
+    # the display MathJax shows (an inline $…$ before it, or bold around it, hid it)
+    text = "Let $y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$.\n\n" + line.format(rhs=rhs) + "\n"
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\hat y_j - y_j", "holds"), ("\\hat y_j + y_j", "fails")])
+def test_sums_counted_from_zero(rhs: str, status: str) -> None:
+    # Σ_{k=0}^{C−1}: every entry, counted from 0 — "sums run to different upper limits (C,
+    # C − 1)" beside the softmax's Σ_{j=0}^{C−1} and the label's sum
+    text = ("$$\\hat y_k = \\frac{e^{z_k}}{\\sum_{j=0}^{C-1} e^{z_j}}, \\quad "
+            "L = -\\sum_{k=0}^{C-1} y_k \\log \\hat y_k$$\n\n$$\\frac{\\partial L}{\\partial z_j} = "
+            f"\\sum_{{k=0}}^{{C-1}} \\left( -\\frac{{y_k}}{{\\hat{{y}}_k}} \\right) \\hat{{y}}_k "
+            f"(\\delta_{{kj}} - \\hat{{y}}_j) = {rhs}$$\n")
+    assert [v.replace("needs-undeclared", "holds") for v in _verdicts(text)] == ["holds", status]

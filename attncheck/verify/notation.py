@@ -437,6 +437,10 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         logits = logits or next(iter(sorted(more_logits)), None)
     if output is not None and output != "y":
         rename[output] = "y"
+    elif output == "y" and logits not in (None, "x"):
+        # y_i = e^{z_i}/Σ_k e^{z_k}: the note's y is the softmax's output by its own
+        # definition — a whole vector beside its named scores, as a p would be
+        rename["y"] = "y"
     for name in aliases:
         rename[name] = "y"
     # a letter the note also writes as an index (z_s) is not renamed as scores: its second

@@ -900,6 +900,12 @@ def _as_matrix(t: Any) -> _Matrix | None:
     return None
 
 
+def _literal_entries(e: Expr) -> bool:
+    """Whether e names an entry by its number (y_0, x_3): then how entries are counted
+    matters, and a sum's limits stay as written."""
+    return any(any(i.is_Integer for i in x.indices) for x in e.atoms(Indexed))
+
+
 def _swapped(e: Expr) -> Expr:
     """An entry at (ROW, COL) → the entry at (COL, ROW): the transpose."""
     return e.xreplace({ROW: COL, COL: ROW}) if not e.has(Dummy) else e.subs(
@@ -2525,6 +2531,10 @@ class _Build(Transformer_NonRecursive):
                                    where)
         if not bounds:
             raise ParseProblem("\\sum_{}: no index", where)
+        if not _literal_entries(body):
+            # Σ_{k=0}^{C−1}: every entry, counted from 0 — the same sum as Σ_{k=1}^{C} over
+            # entries labelled from 1 (no entry is named by its number: a relabelling)
+            bounds = [(v, Integer(1), up + 1) if lo == 0 else (v, lo, up) for v, lo, up in bounds]
         for v, lo, up in reversed(bounds):
             out = Sum(out, (v, lo, up))
         for v, other in excluded:  # Σ_{k≠i} f(k) = Σ_k f(k) − f(i)
