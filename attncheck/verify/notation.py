@@ -1355,6 +1355,8 @@ def _length(rows: Sequence[Sequence[Row]], softmax: set[str], families: tuple[st
         if not body & softmax or body & set(families):
             continue
         lim = _limit_text(toks, sup + 1)
+        if lim is None:
+            lim = _counted_from_zero(toks, sup)  # Σ_{j=0}^{K-1}: K of them
         if lim is None:  # ^{10}, ^10
             digits = [u for u in toks[sup + 1:sup + 4] if u.kind not in ("LBRACE", "RBRACE")][:1]
             if digits and digits[0].kind == "NUMBER" and (
@@ -1370,6 +1372,19 @@ def _length(rows: Sequence[Sequence[Row]], softmax: set[str], families: tuple[st
     if lim == dim or (lim.isdigit() and (count < 2 or int(lim) < 2)):
         return "n"
     return lim
+
+
+def _counted_from_zero(toks: Sequence[Tok], sup: int) -> str | None:
+    """Σ_{j=0}^{K-1} (the ^ at ``sup``): K, the number of entries a sum from 0 runs over;
+    else None (the parser reads such a sum as Σ_{j=1}^{K}, see parse._sum)."""
+    top = [t for t in toks[sup + 1:sup + 7] if t.kind not in ("LBRACE", "RBRACE")]
+    at = max((n for n in range(sup) if toks[n].kind == "SUM"), default=None)
+    if at is None or len(top) < 3 or top[0].kind != "LETTER" or top[1].kind != "MINUS" or \
+            top[2].kind != "NUMBER" or top[2].value != "1":
+        return None
+    below = [t.kind for t in toks[at + 1:sup]]
+    zero = any(t.kind == "NUMBER" and t.value == "0" for t in toks[at + 1:sup]) and "REL" in below
+    return _letter(top[0]) if zero else None
 
 
 def _limit_sup(toks: Sequence[Tok], at: int) -> int | None:

@@ -2534,7 +2534,10 @@ class _Build(Transformer_NonRecursive):
         if not _literal_entries(body):
             # Σ_{k=0}^{C−1}: every entry, counted from 0 — the same sum as Σ_{k=1}^{C} over
             # entries labelled from 1 (no entry is named by its number: a relabelling)
-            bounds = [(v, Integer(1), up + 1) if lo == 0 else (v, lo, up) for v, lo, up in bounds]
+            # (only to C − 1 with C the note's count of entries: a number, Σ_{i=0}^{2}, or a
+            # letter the other sums do not run to, says how many there are — not relabelled)
+            bounds = [(v, Integer(1), up + 1) if lo == 0 and (up + 1) in (self._length(), self.dim)
+                      else (v, lo, up) for v, lo, up in bounds]
         for v, lo, up in reversed(bounds):
             out = Sum(out, (v, lo, up))
         for v, other in excluded:  # Σ_{k≠i} f(k) = Σ_k f(k) − f(i)
