@@ -2376,3 +2376,14 @@ def test_sums_counted_from_zero(rhs: str, status: str) -> None:
             f"\\sum_{{k=0}}^{{C-1}} \\left( -\\frac{{y_k}}{{\\hat{{y}}_k}} \\right) \\hat{{y}}_k "
             f"(\\delta_{{kj}} - \\hat{{y}}_j) = {rhs}$$\n")
     assert [v.replace("needs-undeclared", "holds") for v in _verdicts(text)] == ["holds", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("p_i(\\delta_{ij} - p_j)", "holds"),
+                                        ("p_i(\\delta_{ij} + p_j)", "fails")])
+def test_the_softmax_jacobian_in_letters_of_its_own_beside_attention(rhs: str, status: str) -> None:
+    # α_ij = softmax_j(q_i·k_j/√d_k), softmax(s)_i = e^{s_i}/Σ_j e^{s_j}, then "The Jacobian of
+    # softmax is ∂p_i/∂s_j = …": p, named nowhere else, is the output of that softmax of s
+    text = ("$$\\alpha_{ij} = \\text{softmax}_j\\left(\\frac{q_i^\\top k_j}{\\sqrt{d_k}}\\right)$$\n\n"
+            "$$\\text{softmax}(s)_i = \\frac{e^{s_i}}{\\sum_j e^{s_j}}$$\n\n"
+            f"The Jacobian of softmax is\n\n$$\\frac{{\\partial p_i}}{{\\partial s_j}} = {rhs}$$\n")
+    assert _verdicts(text)[-1:] == [status]

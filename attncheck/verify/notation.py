@@ -410,12 +410,14 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                 break
     if output is None:  # ∂S_i/∂a_j = ∂/∂a_j (e^{a_i}/Σ_k e^{a_k}): S is that softmax
         output, logits = _differentiated_softmax(rows, _chained(definitions)) or (None, None)
-    lone = None
+    # (ŷ = [ŷ_1, …, ŷ_C] only lists the letter's own entries: it says nothing of them)
+    lone = _lone_jacobian(rows, {n[0] for _, pieces in definitions
+                                 for n in [_name_of(pieces[0].toks)] if n is not None  # type: ignore[union-attr]
+                                 and not _lists_itself(n[0], pieces)})
+    if output is not None and lone is not None and (
+            lone[0] in (output, *aliases) or lone[1] not in {logits} | _written_softmaxes(rows)):
+        lone = None  # ∂α_i/∂e_j of the note's own softmax, or by other letters than its scores
     if output is None:
-        # (ŷ = [ŷ_1, …, ŷ_C] only lists the letter's own entries: it says nothing of them)
-        lone = _lone_jacobian(rows, {n[0] for _, pieces in definitions
-                                     for n in [_name_of(pieces[0].toks)] if n is not None  # type: ignore[union-attr]
-                                     and not _lists_itself(n[0], pieces)})
         if lone is not None and lone[1] in _written_softmaxes(rows):
             # softmax(z)_i = e^{z_i}/Σ_j e^{z_j} written as a function, then ∂p_i/∂z_j the
             # note's one Jacobian of one letter by those same scores: p is that softmax
@@ -530,7 +532,7 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                                       - {"e", dim}),
                     matrices=_two_indexed(rows, families),
                     sample_loss=len({n[1] for n in losses}) == 2,
-                    lone_jacobian=lone if output is None and logits in (None, lone and lone[1])
+                    lone_jacobian=lone if output is not None or logits in (None, lone and lone[1])
                     else None,
                     constants=frozenset((shifts | (_shift_letters(rows, score_letters)
                                                    - as_indices - indexed - {"e", dim}))
@@ -600,9 +602,10 @@ def prose_aliases(texts: Sequence[str], notation: Notation) -> Notation:
                     outputs.add(name)  # type: ignore[arg-type]
                     taken.add(name)  # type: ignore[arg-type]
     lone = notation.lone_jacobian
-    if lone and not outputs and free(lone[0]) and (free(lone[1]) or rename.get(lone[1]) == "x") and \
-            any(_SOFTMAX_JACOBIAN.search(text) for text in texts):
-        # "softmax 的雅可比矩阵：$$∂a_i/∂z_j = a_i(δ_ij − a_j)$$" with a, z named nowhere else
+    if lone and free(lone[0]) and (free(lone[1]) and not outputs or rename.get(lone[1]) == "x") \
+            and any(_SOFTMAX_JACOBIAN.search(text) for text in texts):
+        # "softmax 的雅可比矩阵：$$∂a_i/∂z_j = a_i(δ_ij − a_j)$$" with a, z named nowhere else;
+        # "The Jacobian of softmax is ∂p_i/∂s_j = …" with s the note's scores: p its output
         rename[lone[0]], rename[lone[1]] = "y", "x"
     if rename == dict(notation.rename):
         return notation
