@@ -2387,3 +2387,40 @@ def test_the_softmax_jacobian_in_letters_of_its_own_beside_attention(rhs: str, s
             "$$\\text{softmax}(s)_i = \\frac{e^{s_i}}{\\sum_j e^{s_j}}$$\n\n"
             f"The Jacobian of softmax is\n\n$$\\frac{{\\partial p_i}}{{\\partial s_j}} = {rhs}$$\n")
     assert _verdicts(text)[-1:] == [status]
+
+
+# -- batch 47 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("last,status", [("p_i - y_i", "holds"), ("p_i + y_i", "fails")])
+def test_a_remark_row_inside_a_chain(last: str, status: str) -> None:
+    # "\text{note that } \sum_k y_k = 1" as a row of its own between two rows of a chain: the
+    # row after it went on from 1 ("1 = p_i − y_i", a false fail)
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}, \\quad L = -\\sum_k y_k \\log p_k$$\n\n"
+            "$$\\begin{aligned} \\frac{\\partial L}{\\partial z_i} &= -y_i + p_i(\\sum_k y_k) \\\\ "
+            "\\text{note that } \\sum_k y_k = 1 \\\\ "
+            f"&= {last} \\end{{aligned}}$$\n")
+    assert _verdicts(text)[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{-1}{\\hat{y}_{t}}", "holds"), ("\\frac{1}{\\hat{y}_{t}}", "fails")])
+def test_a_loss_given_as_a_number_then_as_a_formula(rhs: str, status: str) -> None:
+    # "The previous chapter ended with a single scalar: $$L = 2.08$$", then "the loss reduces
+    # to $$L = −log ŷ_t$$": the formula is what L is (it was a claim about the number, and
+    # ∂L/∂ŷ_k was taken of the general cross-entropy)
+    text = ("Let $\\hat y_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$.\n\n"
+            "The previous chapter ended with a single scalar:\n\n$$L = 2.08$$\n\n"
+            "The loss reduces to:\n\n$$L = -\\log(\\hat{y}_{t})$$\n\n"
+            f"$$\\frac{{\\partial L}}{{\\partial \\hat{{y}}_t}} = {rhs}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert r.steps[1].kind == "definition" and _verdicts(text)[-1] == status
+
+
+def test_an_index_letter_as_the_quantity_of_an_expectation() -> None:
+    # "the dot product $\ell = q^\top k = \sum_i q_i k_i$" said in words, then E[ℓ] = …: ℓ, read
+    # as an index letter, was a number whose mean is itself ("= ℓ, not 0", a false fail)
+    text = ("Let $q_i, k_i \\sim \\mathcal{N}(0, 1)$ be independent. The logit is "
+            "$\\ell = q^\\top k = \\sum_{i=1}^{d_k} q_i k_i$.\n\n"
+            "$$\\mathbb{E}[\\ell] = \\mathbb{E}\\left[\\sum_{i=1}^{d_k} q_i k_i\\right]$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert r.steps[-1].status.value in ("not-read", "not-checked", "holds", "holds-given")
+    assert r.steps[-1].status.value != "fails"

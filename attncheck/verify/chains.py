@@ -204,6 +204,11 @@ def _source(block: Math, piece: Piece) -> str:
     return " ".join(block.text[start:piece.end].split())
 
 
+#: Words that open a row of remark inside a chain ("note that Σ_k y_k = 1", "注意到 …").
+_REMARK_ROW = re.compile(r"\s*(?:note that|notice that|recall that|remember that|observe that|"
+                         r"注意到?|回忆|别忘了)", re.I)
+
+
 def _link(block: Math, piece: Piece | None, parser: Parser, at: int) -> Link:
     if piece is None:
         return Link(block, at, at, "", None, "an expression is missing here", at)
@@ -822,6 +827,8 @@ class _Builder:
             elif branch:
                 branch_base = self.last
             in_branches = branch
+            aside = self.last if starts_new and not first_row and self.last is not None and \
+                _REMARK_ROW.match(row.lead or "") else None
             if starts_new or (first_row and self.last is None):
                 self.close()
                 self.last = None
@@ -830,6 +837,11 @@ class _Builder:
             # inline math: its paragraph's words ("where $g_i = …, h_i = …$") are every row's
             self._row(block, row, lead_words if first_row or hidden else "")
             first_row = False
+            if aside is not None:
+                # "\text{note that } \sum_k y_k = 1" between two rows of a chain: a remark on
+                # the way — the row after it goes on from the chain it interrupted
+                self.close()
+                self.last = aside
 
     def _row(self, block: Math, row: Row, lead_words: str) -> None:
         lead = " ".join(x for x in (row.lead, lead_words) if x)
@@ -1191,8 +1203,12 @@ class _Builder:
             # a random component (q_i) is the model's, not a new name: only said words define it
             # (a name used before but never given a value — ŷ_i in the loss, then
             # ŷ_i = e^{a_i}/Σ_k e^{a_k} — is defined where it is first written on the left)
+            old = next((v for k, v in reversed(self.aliases) if k == lv), None)
             new = (_name_key(lv) not in self.seen or _name_key(lv) in self.vague or (
-                _name_key(lv) not in self.defined_at and self._first_value(lv, rv))) and not (
+                _name_key(lv) not in self.defined_at and self._first_value(lv, rv)) or (
+                # "L = 2.08" (the example's value), then "L = −log ŷ_true": what L is
+                lv == LOSS and isinstance(old, Expr) and old.is_number and
+                self._first_value(lv, rv) and not rv.is_number)) and not (
                 isinstance(lv, Indexed) and str(lv.base.label) in self.notation.families)
             if new or defining:
                 return "definition"

@@ -2355,10 +2355,15 @@ class _Build(Transformer_NonRecursive):
         x = x.replace(lambda e: isinstance(e, (E, Var, Cov)), lambda e: Integer(1))
         components = x.atoms(Indexed)
         labels = {c.base.label for c in components}
+        # (an index letter standing alone as the quantity, E[ℓ] with ℓ = qᵀk said in words,
+        # is no component's index: as a number its mean would be itself)
+        indices = {i for c in components for e in c.indices for i in e.free_symbols}
         unknown = sorted({f"{c.base}_{','.join(map(str, c.indices))}" for c in components
                           if str(c.base.label) not in self.defined}
-                         | {s.name for s in x.atoms(Symbol) if s not in known
-                            and s not in labels and not s.is_integer
+                         | {s.name for s in x.free_symbols if isinstance(s, Symbol)
+                            and s not in known and s not in labels
+                            and (not s.is_integer or s not in indices and s not in (
+                                self.dim, LENGTH) and not s.name.startswith("d"))
                             and s.name not in self.defined})
         if unknown:
             raise ParseProblem(
