@@ -210,6 +210,10 @@ BROKEN: dict[tuple[str, int], str] = {
     **{("contract-attention-scaling-spec", n): "words in display math, Var(score_ij) ≈ 1 when "
        "Q,K ~ N(0,1)" for n in (103, 119)},
     ("xor-notes-sigma-softmax-ce", 264): r"D(P \ || \ Q): a divergence",
+    ("punnen-maths-dl-softmax-ce-backprop", 96): r"\partial ({-\sum_k y_k \log {p_k})}: a "
+    "parenthesis closed inside the braces it opened before",
+    ("punnen-maths-dl-softmax-ce-backprop", 179): r"W{^l}: a superscript inside braces of its own "
+    "(a gradient-descent update)",
     ("nnfs-notes-softmax-derivative", 7): r"\frac{\partial S_{i,j}}{\partial z_{i,k}} = ?: a "
     "question, not a claim",
 }
