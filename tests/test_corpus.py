@@ -32,6 +32,10 @@ UNSUPPORTED: dict[str, str] = {
     r"inside an expectation is not random in this note": "a moment of a letter the note does "
     "not make random (scalar random variables beside vector families)",
     r"is a vector here: vector and matrix algebra is not checked": "vector and matrix algebra",
+    r"under ∂/∂ of one score: take an entry": "the whole softmax output differentiated by one "
+    "score (dS/dy_i with S = e^{y_i}/Σ_j e^{y_j}: which entry, the words do not say)",
+    r"a matrix plus something that is not a matrix": "a Jacobian in row vectors, diag(y) − yᵀy, "
+    "beside a matrix written out",
     r"a/b c: \(a/b\)·c or a/\(b c\)\?": "a slash before a juxtaposed product ((n−1)/n^2[n]): "
     "which of two readings the note means is not written",
     r"a row of the weights is a vector": "a layer's weights by rows (w_k^T x)",
@@ -203,7 +207,13 @@ BROKEN: dict[tuple[str, int], str] = {
        "top_data = (-1.)*sum_multiplier_*…" for n in (48, 52)},
     ("contract-attention-scaling-spec", 75): "words in inline math, |score_ij| <= √d_k (after "
     "QK-norm)",
+    **{("contract-attention-scaling-spec", n): "words in display math, Var(score_ij) ≈ 1 when "
+       "Q,K ~ N(0,1)" for n in (103, 119)},
     ("xor-notes-sigma-softmax-ce", 264): r"D(P \ || \ Q): a divergence",
+    ("punnen-maths-dl-softmax-ce-backprop", 96): r"\partial ({-\sum_k y_k \log {p_k})}: a "
+    "parenthesis closed inside the braces it opened before",
+    ("punnen-maths-dl-softmax-ce-backprop", 179): r"W{^l}: a superscript inside braces of its own "
+    "(a gradient-descent update)",
     ("nnfs-notes-softmax-derivative", 7): r"\frac{\partial S_{i,j}}{\partial z_{i,k}} = ?: a "
     "question, not a claim",
 }

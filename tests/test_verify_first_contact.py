@@ -2108,3 +2108,319 @@ def test_the_commonest_unread_reasons_in_chinese(note: str) -> None:
 
     said = Words("zh").note(note)
     assert said != note and not re.search(r"\b(?:not|checked|expected|here|sum|vector)\b", said)
+
+
+# -- batch 44 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [("p_i(1-p_i)", "holds"), ("p_i(1+p_i)", "fails")])
+def test_a_softmax_over_a_named_denominator(rhs: str, status: str) -> None:
+    # S = Σ_k e^{z_k}, then p_i = e^{z_i}/S: a softmax once S is put back (z was "unknown
+    # vector" in every step of the note, under a heading "当 i = j 时")
+    text = ("##### 手算：\\(i=j\\) 时\n\n\\[\nS=\\sum_{k=1}^{K}e^{z_k}\n\\]\n\n那么：\n\n"
+            "\\[\np_i=\\frac{e^{z_i}}{S}\n\\]\n\n\\[\n\\frac{\\partial S}{\\partial z_i}=e^{z_i}\n\\]\n\n"
+            f"\\[\n\\frac{{\\partial p_i}}{{\\partial z_i}}={rhs}\n\\]\n")
+    assert _verdicts(text) == ["holds", status]
+
+
+def test_a_value_in_a_chain_of_the_notes_own_letters_is_no_softmax() -> None:
+    # x_1 = e^{z_t}/sum (sum = Σ_i e^{z_i}) in a chain x_1 = g_2(x_2): a value of the note's
+    # own x_1, by another index — not the softmax's name (x would have become its output)
+    from attncheck.verify.lexer import tokenize
+    from attncheck.verify.notation import survey
+    from attncheck.verify.rows import split_rows
+
+    rows = [split_rows(tokenize(t)) for t in (
+        r"sum=\sum_{i=1}^n e^{z_i}", r"x_1=\frac{e^{z_t}}{sum}", r"p_i=\frac{e^{z_i}}{sum}")]
+    assert survey(rows[:2]).rename.get("x") != "y"
+    assert survey(rows).rename.get("p") == "y"
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\sigma_i\\sigma_j", "holds"), ("\\sigma_i(1-\\sigma_j)", "fails")])
+def test_since_names_the_case(rhs: str, status: str) -> None:
+    # "Since $i \neq j$: … Substituting:": the case of the display after it (read as no case,
+    # the quotient rule's 0·S step failed)
+    text = ("$$\\sigma_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n"
+            "Since $i \\neq j$: $\\frac{\\partial}{\\partial z_j}(e^{z_i}) = 0$. Substituting:\n\n"
+            f"$$\\frac{{\\partial \\sigma_i}}{{\\partial z_j}} = {rhs}$$\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("one,status", [("1", "holds"), ("2", "fails")])
+def test_cases_between_two_relations(one: str, status: str) -> None:
+    # ∂z_v/∂z_k = {1, v = k; 0, v ≠ k} = δ_vk: each branch is the chain under its condition
+    # (the cases were read as a matrix, and "1," stopped it)
+    text = ("Let $y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$.\n\n"
+            f"$$\\frac{{\\partial x_v}}{{\\partial x_k}}=\\begin{{cases}}{one},&v=k\\\\0,&v\\ne k"
+            "\\end{cases}=\\ \\boxed{\\delta_{vk}}$$\n")
+    assert _verdicts(text) == [status, status, "holds", "holds"]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\pi(v)\\big(\\delta_{vk}-\\pi(k)\\big)", "holds"),
+                                        ("\\pi(v)\\big(\\delta_{vk}+\\pi(k)\\big)", "fails")])
+def test_a_softmax_written_as_a_function_of_its_class(rhs: str, status: str) -> None:
+    # π(v) = e^{z_v}/Σ_u e^{z_u}: π the softmax, its entry at class v (π was the number π,
+    # and π(v) a product; v, never written with an index, was renamed the label)
+    text = ("$$\\pi(v)=\\frac{e^{z_v}}{\\sum_u e^{z_u}}$$\n\n"
+            "$$\\log\\pi(v) = z_v - \\log\\sum_u e^{z_u}$$\n\n"
+            f"$$\\frac{{\\partial\\pi(v)}}{{\\partial z_k}}={rhs}$$\n")
+    assert _verdicts(text) == ["holds", status]
+
+
+def test_k_an_index_in_a_softmax_note_is_no_key() -> None:
+    # E_{v∼π}[…] in a note that writes no q: its k numbers the logits (every step with z_k
+    # was "k is a random vector")
+    text = ("$$p_v=\\frac{e^{z_v}}{\\sum_u e^{z_u}}$$\n\n"
+            "$$\\mathbb E_{v\\sim p}[\\delta_{vk}] = p_k$$\n\n"
+            "$$\\frac{\\partial p_v}{\\partial z_k}=p_v(\\delta_{vk}-p_k)$$\n")
+    from attncheck.verify.check import read_note
+    from attncheck.verify.files import Source
+
+    assert read_note(Source("n.md", text), "md").notation.families == ()
+    assert _verdicts(text)[-1:] == ["holds"]
+
+
+@pytest.mark.parametrize("text,said", [
+    ("Assume the entries of $q$ and $k$ are i.i.d. with mean 0 and variance 1.", True),
+    ("Assume $q, k \\sim \\mathcal{N}(0, I_{d_k})$.", True),
+    ("We assume that $Cov(q_i k_i, q_j k_j)$ due to being different index positions.", True),
+    ("Assume $q_i, k_i \\sim \\mathcal{N}(0, 1)$.", False),
+    ("Assume the entries of $q$ and $k$ have mean 0 and variance 1.", False),
+])
+def test_independence_said(text: str, said: bool) -> None:
+    # "i.i.d." was cut into sentences at its full stops, and N(0, I) says independence with no
+    # word for it: the variance of a sum split is then the note's own step
+    from attncheck.verify.check import read_note
+    from attncheck.verify.files import Source
+
+    reading = read_note(Source("n.md", text + "\n\n$$\\mathrm{Var}(q_1 k_1) = 1$$\n"), "md")
+    assert reading.independence_said is said
+
+
+@pytest.mark.parametrize("rhs,status", [("d_k", "holds"), ("2 d_k", "fails")])
+def test_plain_two_indices_after_a_parenthesis(rhs: str, status: str) -> None:
+    # Var(QKᵀ)_ij: the entry (i, j) — TeX's reading, (…)_i times j, doubled the variance
+    text = ("Entries of $q$ and $k$ are i.i.d. standard normal.\n\n"
+            f"$$Var(q \\cdot k)_ij = {rhs}$$\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("y_i(\\delta_{ij}-y_j)", "holds"), ("y_i(\\delta_{ij}+y_j)", "fails")])
+def test_a_remark_with_math_inside_its_words(rhs: str, status: str) -> None:
+    # \qquad\text{(式 2 = 式 1}\times\pi(v)\text{)}: the parenthesis the words open and close
+    # is the row's reason, the math inside it too (it stopped the row: "unexpected ','")
+    text = ("$$y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$$\n\n"
+            f"$$\\frac{{\\partial y_i}}{{\\partial x_j}}={rhs}\\qquad\\text{{(式 2 = 式 1}}"
+            "\\times y_i\\text{)}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert _verdicts(text) == [status] and r.steps[-1].reason == "式 2 = 式 1 × y_i"
+
+
+@pytest.mark.parametrize("rhs,status", [("\\hat y_j - y_j", "holds"), ("y_j - \\hat y_j", "fails")])
+def test_an_operator_on_the_loss_written_with_its_arguments(rhs: str, status: str) -> None:
+    # ∂_{o_j} l(𝐲, ŷ) (d2l): the operator takes l, and (𝐲, ŷ) are l's arguments — not a list
+    # multiplying the derivative ("a list where one value is expected")
+    text = ("$$l(\\mathbf{y}, \\hat{\\mathbf{y}}) = - \\sum_{j=1}^q y_j \\log \\hat{y}_j$$\n\n"
+            "$$\\hat{y}_j = \\frac{\\exp(o_j)}{\\sum_k \\exp(o_k)}$$\n\n"
+            f"$$\\partial_{{o_j}} l(\\mathbf{{y}}, \\hat{{\\mathbf{{y}}}}) = {rhs}$$\n")
+    assert [v.replace("needs-undeclared", "holds") for v in _verdicts(text)] == [status]
+
+
+# -- batch 45 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rhs,status", [("d_k", "holds"), ("2 d_k", "fails")])
+def test_a_sum_without_limits_runs_where_the_rows_sums_run(rhs: str, status: str) -> None:
+    # Σ_i E[q_i²]E[k_i²] = Σ_i 1·1 = d_k: the constant summand's Σ_i is over the components
+    # (d_k), as the sum it came from — not over the softmax's n classes (a false fail twice)
+    text = ("Suppose the entries of $q$ and $k$ are independent, with mean 0 and variance 1.\n\n"
+            "$$p_i = \\frac{e^{s_i}}{\\sum_j e^{s_j}}$$\n\n"
+            "$$\\mathrm{Var}(q\\cdot k) = \\sum_i \\mathbb{E}[q_i^2]\\,\\mathbb{E}[k_i^2] = "
+            f"\\sum_i 1 \\cdot 1 = {rhs}$$\n")
+    assert _verdicts(text)[-2:] == ["holds", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("-A_t(\\mathbf{1}[a_t=k]-\\pi(k))", "holds"),
+                                        ("-A_t(\\mathbf{1}[a_t=k]+\\pi(k))", "fails")])
+def test_the_softmax_at_a_class_named_by_an_entry(rhs: str, status: str) -> None:
+    # ℓ_t = −A_t log π(a_t): π at the class a_t (read as π times a_t, the whole π a
+    # constant under ∂/∂z_k — "= 0", a false fail)
+    text = ("$$\\pi(i) = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n$$\\ell_t = -A_t \\log \\pi(a_t)$$\n\n"
+            f"$$\\frac{{\\partial \\ell_t}}{{\\partial z_k}} = {rhs}$$\n")
+    assert _verdicts(text) == [status]
+
+
+def test_the_whole_output_under_a_derivative_by_one_score_is_refused() -> None:
+    # ∂ log p/∂z_k with p the whole softmax output: p was a constant there, and "= 0" held
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            "$$\\frac{\\partial \\log p}{\\partial z_k} = 0$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert r.steps[-1].status.value == "not-read"
+    assert "whole output p" in r.steps[-1].note
+
+
+@pytest.mark.parametrize("rhs,status", [("z_i - \\mathrm{lse}(\\mathbf{z})", "holds"),
+                                        ("z_i + \\mathrm{lse}(\\mathbf{z})", "fails"),
+                                        ("z_i - \\operatorname{LSE}(\\boldsymbol z - c) - c", "holds"),
+                                        ("z_i - \\operatorname{LSE}(\\boldsymbol z - c) + c", "fails")])
+def test_log_sum_exp_of_the_scores(rhs: str, status: str) -> None:
+    # LSE(𝐳), lse(𝐳), logsumexp(𝐳 − c): log Σ_k e^{z_k} of the whole scores ("z is a vector
+    # here", or "LSE(x): only exp, log and δ are supported")
+    text = f"$$p_i = \\frac{{e^{{z_i}}}}{{\\sum_j e^{{z_j}}}}$$\n\n$$\\log p_i = {rhs}$$\n"
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("last,status", [("d_k", "holds"), ("2 d_k", "fails")])
+def test_a_chains_conclusion_reads_the_names_its_steps_read(last: str, status: str) -> None:
+    # "点积 $S = \sum q_i k_i$" in the words, then Var(S) = … = d_k: every step held and the
+    # conclusion said "= 0, not d_k" — it was checked without the name S
+    text = ("假设 $q_i, k_i$ 相互独立，均值为 0，方差为 1。点积 $S = \\sum_{i=1}^{d_k} q_i k_i$ 的方差：\n\n"
+            f"$$\\text{{Var}}(S) = \\sum_{{i=1}}^{{d_k}} \\text{{Var}}(q_i k_i) = {last}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    chain = r.derivations[-1]
+    assert chain.conclusion.number == 0
+    assert chain.conclusion.status.value.replace("holds-given", "holds") == status
+
+
+_THREE_STEPS = ("$$y_i = \\frac{{e^{{x_i}}}}{{\\sum_k e^{{x_k}}}}$$\n\n"
+                "$$\\frac{{\\partial y_i}}{{\\partial x_i}} = y_i - y_i^2 = {middle} = y_i(1 - y_i)$$\n")
+
+
+def test_a_failure_the_chain_contradicts_is_not_reported_as_the_notes(monkeypatch: pytest.MonkeyPatch
+                                                                      ) -> None:
+    # a = b = c = d with a = b, c = d and a = d holding: b = c must hold, so a failure there
+    # is verify's misreading (here forced on the middle step), not the note's error
+    import attncheck.verify.check as check
+    from attncheck.verify.result import StepStatus
+
+    real = check._check_step
+
+    def misread(ctx, step, n, *args, **kwargs):  # type: ignore[no-untyped-def]
+        r = real(ctx, step, n, *args, **kwargs)
+        return replace(r, status=StepStatus.FAILS) if step.lhs.source == "y_i - y_i^2" else r
+
+    from dataclasses import replace
+    monkeypatch.setattr(check, "_check_step", misread)
+    text = _THREE_STEPS.format(middle="y_i(1 - y_i)")
+    statuses = [s.status.value for s in verify_text(text, "n.md", numeric=False).steps][1:]
+    assert statuses == ["holds", "not-checked", "holds"]
+
+
+@pytest.mark.parametrize("middle,statuses", [
+    ("y_i(1 - y_i)", ["holds", "holds", "holds"]),
+    ("y_i(1 + y_i)", ["holds", "fails", "fails"]),
+])
+def test_a_real_failure_in_a_chain_stays_one(middle: str, statuses: list[str]) -> None:
+    # one wrong step breaks the conclusion too: nothing contradicts it, it is reported
+    text = _THREE_STEPS.format(middle=middle)
+    assert [s.status.value for s in verify_text(text, "n.md", numeric=False).steps][1:] == statuses
+
+
+# -- batch 46 ----------------------------------------------------------------------------
+
+_JACOBIAN_NOTE = ("$$p_i = \\frac{{e^{{z_i}}}}{{\\sum_k e^{{z_k}}}}, \\quad L = -\\sum_k t_k \\log p_k$$\n\n"
+                  "The Jacobian of the softmax is\n\n"
+                  "$$J = \\frac{{\\partial \\mathbf{{p}}}}{{\\partial \\mathbf{{z}}}} = "
+                  "\\mathrm{{diag}}(\\mathbf{{p}}) - \\mathbf{{p}}\\mathbf{{p}}^T$$\n\n$${claim}$$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("J = J^T", "holds"),
+    ("\\frac{\\partial \\mathbf{p}}{\\partial \\mathbf{z}} = "
+     "\\left(\\frac{\\partial \\mathbf{p}}{\\partial \\mathbf{z}}\\right)^T", "holds"),
+    ("\\nabla_{\\mathbf{z}} L = J^T \\nabla_{\\mathbf{p}} L", "holds"),
+    ("\\nabla_{\\mathbf{z}} L = -J^T \\nabla_{\\mathbf{p}} L", "fails"),
+    ("\\nabla_{\\mathbf{z}} L = (\\mathrm{diag}(\\mathbf{p}) - \\mathbf{p}\\mathbf{p}^T)"
+     " \\nabla_{\\mathbf{p}} L", "holds"),
+    ("\\nabla_{\\mathbf{z}} L = \\mathbf{p} \\odot \\nabla_{\\mathbf{p}} L + \\mathbf{p}", "holds"),
+    ("\\nabla_{\\mathbf{z}} L = \\mathbf{p} \\odot \\nabla_{\\mathbf{p}} L - \\mathbf{p}", "fails"),
+])
+def test_products_with_the_softmax_jacobian(claim: str, status: str) -> None:
+    # Jᵀ, J ∇_𝐩 L, (diag(𝐩) − 𝐩𝐩ᵀ) g, 𝐩 ⊙ g: matrix times vector and the transpose, entry by
+    # entry (all "vector and matrix algebra is not checked"); ∇_𝐩 L is by the output (it was
+    # read as ∇_𝐳 L — a false verdict either way)
+    text = _JACOBIAN_NOTE.format(claim=claim)
+    assert _verdicts(text)[-1:] == [status] or (
+        status == "holds" and _verdicts(text)[-1] == "needs-undeclared")
+
+
+@pytest.mark.parametrize("last,status", [("\\hat{y}_j - t_j", "holds"), ("\\hat{y}_j + t_j", "fails")])
+def test_a_remark_holding_a_relation_is_no_step(last: str, status: str) -> None:
+    # -t_j + ŷ_j \quad \text{(since } \sum_i t_i = 1\text{)} &= ŷ_j − t_j: the remark's
+    # Σ_i t_i = 1 was a link of the chain, and the row after it went on from 1 (false fail)
+    text = ("$$\\hat y_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n$$\\begin{align}"
+            "\\frac{\\partial L}{\\partial z_j} &= -t_j + \\hat{y}_j \\sum_{i=1}^k t_i \\\\ "
+            "&= -t_j + \\hat{y}_j \\quad \\text{(since } \\sum_i t_i = 1\\text{)} \\\\ "
+            f"&= {last} \\end{{align}}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.lhs_source for s in r.steps[1:]][-1] == "-t_j + \\hat{y}_j"
+    assert _verdicts(text)[-1] == status and r.steps[-2].reason == "since Σ_it_i = 1"
+
+
+@pytest.mark.parametrize("line", [
+    "**Case $i=j$:** $$\\frac{{\\partial y_i}}{{\\partial x_i}} = {rhs}$$",
+    "Therefore: **$$\\frac{{\\partial y_i}}{{\\partial x_i}} = {rhs}$$**",
+])
+@pytest.mark.parametrize("rhs,status", [("y_i(1-y_i)", "holds"), ("y_i(1+y_i)", "fails")])
+def test_a_display_after_a_label_with_inline_math(line: str, rhs: str, status: str) -> None:
+    # "**Gradient w.r.t. $\mathbf{W}$:** $$…$$", "**$$…$$**": the $$…$$ that ends its line is
+    # the display MathJax shows (an inline $…$ before it, or bold around it, hid it)
+    text = "Let $y_i = \\frac{e^{x_i}}{\\sum_k e^{x_k}}$.\n\n" + line.format(rhs=rhs) + "\n"
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\hat y_j - y_j", "holds"), ("\\hat y_j + y_j", "fails")])
+def test_sums_counted_from_zero(rhs: str, status: str) -> None:
+    # Σ_{k=0}^{C−1}: every entry, counted from 0 — "sums run to different upper limits (C,
+    # C − 1)" beside the softmax's Σ_{j=0}^{C−1} and the label's sum
+    text = ("$$\\hat y_k = \\frac{e^{z_k}}{\\sum_{j=0}^{C-1} e^{z_j}}, \\quad "
+            "L = -\\sum_{k=0}^{C-1} y_k \\log \\hat y_k$$\n\n$$\\frac{\\partial L}{\\partial z_j} = "
+            f"\\sum_{{k=0}}^{{C-1}} \\left( -\\frac{{y_k}}{{\\hat{{y}}_k}} \\right) \\hat{{y}}_k "
+            f"(\\delta_{{kj}} - \\hat{{y}}_j) = {rhs}$$\n")
+    assert [v.replace("needs-undeclared", "holds") for v in _verdicts(text)] == ["holds", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("p_i(\\delta_{ij} - p_j)", "holds"),
+                                        ("p_i(\\delta_{ij} + p_j)", "fails")])
+def test_the_softmax_jacobian_in_letters_of_its_own_beside_attention(rhs: str, status: str) -> None:
+    # α_ij = softmax_j(q_i·k_j/√d_k), softmax(s)_i = e^{s_i}/Σ_j e^{s_j}, then "The Jacobian of
+    # softmax is ∂p_i/∂s_j = …": p, named nowhere else, is the output of that softmax of s
+    text = ("$$\\alpha_{ij} = \\text{softmax}_j\\left(\\frac{q_i^\\top k_j}{\\sqrt{d_k}}\\right)$$\n\n"
+            "$$\\text{softmax}(s)_i = \\frac{e^{s_i}}{\\sum_j e^{s_j}}$$\n\n"
+            f"The Jacobian of softmax is\n\n$$\\frac{{\\partial p_i}}{{\\partial s_j}} = {rhs}$$\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+# -- batch 47 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("last,status", [("p_i - y_i", "holds"), ("p_i + y_i", "fails")])
+def test_a_remark_row_inside_a_chain(last: str, status: str) -> None:
+    # "\text{note that } \sum_k y_k = 1" as a row of its own between two rows of a chain: the
+    # row after it went on from 1 ("1 = p_i − y_i", a false fail)
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}, \\quad L = -\\sum_k y_k \\log p_k$$\n\n"
+            "$$\\begin{aligned} \\frac{\\partial L}{\\partial z_i} &= -y_i + p_i(\\sum_k y_k) \\\\ "
+            "\\text{note that } \\sum_k y_k = 1 \\\\ "
+            f"&= {last} \\end{{aligned}}$$\n")
+    assert _verdicts(text)[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [("\\frac{-1}{\\hat{y}_{t}}", "holds"), ("\\frac{1}{\\hat{y}_{t}}", "fails")])
+def test_a_loss_given_as_a_number_then_as_a_formula(rhs: str, status: str) -> None:
+    # "The previous chapter ended with a single scalar: $$L = 2.08$$", then "the loss reduces
+    # to $$L = −log ŷ_t$$": the formula is what L is (it was a claim about the number, and
+    # ∂L/∂ŷ_k was taken of the general cross-entropy)
+    text = ("Let $\\hat y_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$.\n\n"
+            "The previous chapter ended with a single scalar:\n\n$$L = 2.08$$\n\n"
+            "The loss reduces to:\n\n$$L = -\\log(\\hat{y}_{t})$$\n\n"
+            f"$$\\frac{{\\partial L}}{{\\partial \\hat{{y}}_t}} = {rhs}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert r.steps[1].kind == "definition" and _verdicts(text)[-1] == status
+
+
+def test_an_index_letter_as_the_quantity_of_an_expectation() -> None:
+    # "the dot product $\ell = q^\top k = \sum_i q_i k_i$" said in words, then E[ℓ] = …: ℓ, read
+    # as an index letter, was a number whose mean is itself ("= ℓ, not 0", a false fail)
+    text = ("Let $q_i, k_i \\sim \\mathcal{N}(0, 1)$ be independent. The logit is "
+            "$\\ell = q^\\top k = \\sum_{i=1}^{d_k} q_i k_i$.\n\n"
+            "$$\\mathbb{E}[\\ell] = \\mathbb{E}\\left[\\sum_{i=1}^{d_k} q_i k_i\\right]$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert r.steps[-1].status.value in ("not-read", "not-checked", "holds", "holds-given")
+    assert r.steps[-1].status.value != "fails"

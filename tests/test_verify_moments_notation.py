@@ -297,7 +297,7 @@ def test_a_reason_in_words_with_a_little_math_inside() -> None:
     r = verify_text(text, "n.md", numeric=False)
     (step,) = r.steps
     assert step.status.value in ("holds-given", "needs-undeclared")
-    assert "X , Y" in step.reason and "独立" in step.reason
+    assert step.reason == "当 X,Y 独立时"
 
 
 @pytest.mark.parametrize("rhs,status", [("a_i (1-a_i)", "holds"), ("a_i (1+a_i)", "fails")])

@@ -522,7 +522,7 @@ def _prose_in_code(content: str) -> bool:
 
 
 #: What may follow a display on its line: closing $$, punctuation, spaces.
-_AFTER_DISPLAY = re.compile(r"[\s$.,，。:：;；!！?？)）]*")
+_AFTER_DISPLAY = re.compile(r"[\s$.,，。:：;；!！?？)）*_]*")  # (**$$…$$**: bold closed)
 #: A remark in parentheses after a $$…$$ that opens its line, to the line's end.
 _REMARK_AFTER = re.compile(r"\s*[（(][^\n]{0,200}[）)]\s*[.,，。]?\s*")
 #: What follows a $$…$$ said after a colon when it is the sentence's display: the next
@@ -662,7 +662,10 @@ def _inline(tok: Any, text: str, lo: int, hi: int, heading: int,
                                                       newlines, previous)
                                  or _opens_its_line(child.content)),
                             alone=alone))
-            previous = cursor
+            if child.type == "math_inline_double":
+                # (only another $$…$$ before it on its line makes it inline: "**Case $i=j$:**
+                # $$…$$" is a display after a label that holds a little math of its own)
+                previous = cursor
         elif child.type == "html_inline":
             at = raw.find(child.content, cursor)
             if at >= 0:

@@ -33,6 +33,7 @@ from typing import Any
 
 from sympy import (
     Add,
+    Basic,
     Derivative,
     Expr,
     Function,
@@ -56,6 +57,7 @@ from sympy.simplify.radsimp import fraction
 from attncheck.verify.blocks import Math
 from attncheck.verify.lexer import BOLD, LexError, Tok, tokenize
 from attncheck.verify.parse import (
+    LENGTH,
     LIKELIHOOD,
     LOSS,
     EntryMatrix,
@@ -202,6 +204,11 @@ def _source(block: Math, piece: Piece) -> str:
     return " ".join(block.text[start:piece.end].split())
 
 
+#: Words that open a row of remark inside a chain ("note that Σ_k y_k = 1", "注意到 …").
+_REMARK_ROW = re.compile(r"\s*(?:note that|notice that|recall that|remember that|observe that|"
+                         r"注意到?|回忆|别忘了)", re.I)
+
+
 def _link(block: Math, piece: Piece | None, parser: Parser, at: int) -> Link:
     if piece is None:
         return Link(block, at, at, "", None, "an expression is missing here", at)
@@ -218,6 +225,54 @@ def _link(block: Math, piece: Piece | None, parser: Parser, at: int) -> Link:
                     p.offset or piece.start, piece.toks)
     return Link(block, piece.start, piece.end, src, value, "", 0, piece.toks, parser.conditions,
                 parser.dropped)
+
+
+def _limitless(toks: Sequence[Tok]) -> bool:
+    """Whether a \\sum in ``toks`` is written without an upper limit (Σ_i, Σ)."""
+    for n, t in enumerate(toks):
+        if t.kind != "SUM":
+            continue
+        at = n + 1
+        if at < len(toks) and toks[at].kind == "SUB":  # past the subscript, braced or one token
+            at += 1
+            depth = 0
+            while at < len(toks):
+                depth += {"LBRACE": 1, "RBRACE": -1}.get(toks[at].kind, 0)
+                at += 1
+                if depth == 0:
+                    break
+        if at >= len(toks) or toks[at].kind != "SUP":
+            return True
+    return False
+
+
+def _same_ranges(links: list[Link | None], before: Link | None, families: set[str]
+                 ) -> list[Link | None]:
+    """Σ_i E[q_i²]E[k_i²] = Σ_i 1·1 = d_k: a sum written without limits over a summand that
+    names no component runs where the row's sums over the random components run (d_k), not
+    over the softmax's classes — the index is the same one, carried along the chain."""
+    ranges: dict[Expr, Expr] = {}
+    for link in [before, *links]:
+        if link is None or not isinstance(link.value, Expr):
+            continue
+        for s in link.value.atoms(Sum):
+            if any(str(x.base.label) in families for x in s.function.atoms(Indexed)):
+                for v, _, hi in s.limits:
+                    ranges.setdefault(v, hi)
+    if not ranges:
+        return links
+    out: list[Link | None] = []
+    for link in links:
+        if link is not None and isinstance(link.value, Expr) and _limitless(link.toks):
+            value = link.value.replace(
+                lambda e: isinstance(e, Sum) and len(e.limits) == 1 and e.limits[0][0] in ranges
+                and e.limits[0][2] == LENGTH and not any(
+                    str(x.base.label) in families for x in e.function.atoms(Indexed)),
+                lambda e: Sum(e.function, (e.limits[0][0], e.limits[0][1],
+                                           ranges[e.limits[0][0]])))
+            link = replace(link, value=value) if value != link.value else link
+        out.append(link)
+    return out
 
 
 def writes_out(e: Expr, m: int) -> bool:
@@ -772,6 +827,8 @@ class _Builder:
             elif branch:
                 branch_base = self.last
             in_branches = branch
+            aside = self.last if starts_new and not first_row and self.last is not None and \
+                _REMARK_ROW.match(row.lead or "") else None
             if starts_new or (first_row and self.last is None):
                 self.close()
                 self.last = None
@@ -780,6 +837,11 @@ class _Builder:
             # inline math: its paragraph's words ("where $g_i = …, h_i = …$") are every row's
             self._row(block, row, lead_words if first_row or hidden else "")
             first_row = False
+            if aside is not None:
+                # "\text{note that } \sum_k y_k = 1" between two rows of a chain: a remark on
+                # the way — the row after it goes on from the chain it interrupted
+                self.close()
+                self.last = aside
 
     def _row(self, block: Math, row: Row, lead_words: str) -> None:
         lead = " ".join(x for x in (row.lead, lead_words) if x)
@@ -806,6 +868,8 @@ class _Builder:
                                   _missing_after(block.text, rel), rel.start))
                 continue
             links.append(_link(block, p, self.parser, at))
+        links = _same_ranges(links, self.last if links and links[0] is None else None,
+                             set(self.parser.notation.families))
         cited = _cited_label(row.pieces[0])
         if cited is not None and cited in self.labelled:
             # "(1)式 = …": the expression the note numbered (1), not the number 1
@@ -1008,9 +1072,15 @@ class _Builder:
 
     def _define(self, step: Step) -> None:
         """name := value, for the steps after it (softmax's own y, x, L stay softmax's)."""
-        if step.condition_value is not None:
-            return  # one branch of a definition by cases: no single value to put in later
         a, b = step.lhs.value, step.rhs.value
+        case = {v for v in step.condition_value[1:] if isinstance(v, Basic)} \
+            if step.condition_value is not None else set()
+        if step.condition_value is not None and (
+                not isinstance(a, Expr) or not case or
+                any(a.has(v) for v in case) or step.condition_value[0] == "otherwise"):
+            # one branch of a definition by cases (δ_ij = 1 when i = j): no single value to
+            # put in later — but "当 i = j 时：令 S = Σ_k e^{z_k}" names S whatever the case
+            return
         if step.relation != "=:" and isinstance(a, Expr) and _is_name(a) and not isinstance(b, Expr):
             self.vague.add(_name_key(a))  # z = QKᵀ, unread: a later z = Σ q_i k_i defines z
         if not (isinstance(a, Expr) and isinstance(b, Expr)):
@@ -1133,8 +1203,12 @@ class _Builder:
             # a random component (q_i) is the model's, not a new name: only said words define it
             # (a name used before but never given a value — ŷ_i in the loss, then
             # ŷ_i = e^{a_i}/Σ_k e^{a_k} — is defined where it is first written on the left)
+            old = next((v for k, v in reversed(self.aliases) if k == lv), None)
             new = (_name_key(lv) not in self.seen or _name_key(lv) in self.vague or (
-                _name_key(lv) not in self.defined_at and self._first_value(lv, rv))) and not (
+                _name_key(lv) not in self.defined_at and self._first_value(lv, rv)) or (
+                # "L = 2.08" (the example's value), then "L = −log ŷ_true": what L is
+                lv == LOSS and isinstance(old, Expr) and old.is_number and
+                self._first_value(lv, rv) and not rv.is_number)) and not (
                 isinstance(lv, Indexed) and str(lv.base.label) in self.notation.families)
             if new or defining:
                 return "definition"
@@ -1376,9 +1450,9 @@ def _subject(block: Math, rows: Sequence[Row]) -> str:
 _CASE = re.compile(r"\$+\s*([^$]{1,300}?)\s*\$+|(?<![\\a-zA-Z_{])([a-z]\s*(?:=|≠|!=|\\neq?|\\not\s*=)"
                    r"\s*[a-z])(?![a-zA-Z_}])")
 #: Words that make a condition a case label: "If $i = j$,", "当 $i=j$ 时", "$i≠j$ 的情况",
-#: "Case ii: j ≠ m." (numbered in Roman numerals or letters too).
-_CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|case\s*(?:\d+|[ivx]{1,4}|[a-d])?\s*[:：.)]?|for|in case|"
-                         r"in the case (?:of|that|where)|case in which|consider(?:ing)?)|当|若|如果|对于|考虑|"
+#: "Case ii: j ≠ m." (numbered in Roman numerals or letters too), "Since $i \neq j$:", "由于 $i≠j$".
+_CUE_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|where|since|because|given(?: that)?|case\s*(?:\d+|[ivx]{1,4}|[a-d])?\s*[:：.)]?|for|in case|"
+                         r"in the case (?:of|that|where)|case in which|consider(?:ing)?)|当|若|如果|对于|考虑|由于|因为|"
                          r"情况\s*[\d一二三四五六七八九十]*\s*[:：]?)\s*[(（]?\s*$", re.IGNORECASE)
 _CUE_AFTER = re.compile(rf"^\s*[)）]?\s*(?:{CASE_AFTER_WORDS}|[:：,，]?\s*$)")
 #: A sentence about whether something is true is a remark, not a case label ("the wrong

@@ -492,7 +492,9 @@ _ENTRY_LETTERS = ("i", "j", "k", "l", "m", "c")
 
 
 def _splits_a_variance(lhs: Expr, rhs: Expr) -> bool:
-    """One side holds Var(Σ …) and the other Σ Var(…): the variance of a sum split."""
+    """One side holds Var(Σ …) and the other Σ Var(…): the variance of a sum split.  (Var(q·k)
+    = Σ_i Var(q_i k_i) is the lecture's own step, whose model — components independent
+    across indices — the corpus takes as read unless the note says otherwise.)"""
     def var_of_sum(e: Expr) -> bool:
         return any(v.args[0].has(Sum) for v in e.atoms(Var))
 
@@ -721,15 +723,26 @@ def _independence_said(events: Sequence[Any], notation: Notation) -> bool:
             return True  # the lecturer's declarations state the model
         if not isinstance(e, (Prose, Heading)):
             continue
-        for sentence in re.split(r"(?<=[.。;；!?！？])\s*", e.text):
-            if not INDEPENDENT_WORDS.search(re.sub(r"\$+[^$]*\$+", " ", sentence)):
-                continue
+        # (a full stop ends a sentence before a space only: "i.i.d." is one word)
+        for sentence in re.split(r"(?<=[.;!?])\s+|(?<=[。；！？])\s*", e.text):
+            words = re.sub(r"\$+[^$]*\$+", " ", sentence)
             math = " ".join(re.findall(r"\$+([^$]*)\$+", sentence))
-            letters = set(re.findall(r"(?<![A-Za-z\\])([A-Za-z])(?![A-Za-z])", math))
+            if _IDENTITY_LAW.search(math) or (_ASSUMED.search(words) and "Cov" in math):
+                return True  # q, k ~ N(0, I_d); "we assume Cov(q_i k_i, q_j k_j) [= 0]"
+            if not INDEPENDENT_WORDS.search(words):
+                continue
+            # (Var(q_i × k_i) written in plain words names its letters too)
+            letters = set(re.findall(r"(?<![A-Za-z\\])([A-Za-z])(?![A-Za-z])", math)) | set(
+                re.findall(r"(?<![A-Za-z\\])([A-Za-z])(?=_)", words))
             if _COMPONENT_WORDS.search(sentence) or re.search(r"dimension", sentence) or \
                     letters & families:
                 return True
     return False
+
+
+#: A normal law with an identity covariance, N(0, I_{d_k}), N(μ, σ²I): independent components.
+_IDENTITY_LAW = re.compile(r"\\mathcal\s*\{?N\}?\s*\(\s*[^,()]*,[^(),]*?(?<![A-Za-z\\])I(?![A-Za-z])")
+_ASSUMED = re.compile(r"\bassum|假设|假定", re.I)
 
 
 #: Words saying the random vectors are of unit length: "uniformly distributed unit vectors",
@@ -1042,6 +1055,29 @@ def _example_loss(lhs: Expr, rhs: Expr, aliases: Sequence[tuple[Expr, Expr]]
     loss = -Add(*(t[row + (Integer(c),)] * log(y[row + (Integer(c),)]) for c in range(1, m + 1)))
     a = substitute(a.xreplace({LOSS: loss}), aliases)
     return (a, b) if lhs.has(LOSS) else (b, a)
+
+
+#: Statuses of a step that holds (given hypotheses or not).
+_HOLDING = (StepStatus.HOLDS, StepStatus.HOLDS_GIVEN)
+
+
+def _contradicted_failure(steps: list[StepResult], conclusion: StepResult, chain: Chain
+                          ) -> list[StepResult]:
+    """a = b = c = d with a = b, c = d and a = d holding: b = c must hold too, so its failure
+    contradicts verify's own other verdicts — one side of it was misread (a limitless Σ_i
+    given the wrong range, π(a_t) read as a product).  That one failure is not reported as
+    the note's error: it is "cannot check", with the reason."""
+    failed = [n for n, s in enumerate(steps) if s.status is StepStatus.FAILS]
+    if conclusion.status not in _HOLDING or len(failed) != 1 or len(steps) < 3 or \
+            any(s.status not in _HOLDING for n, s in enumerate(steps) if n != failed[0]) or \
+            len({st.condition_value for st in chain.steps}) != 1:
+        return steps
+    at = failed[0]
+    steps[at] = replace(steps[at], status=StepStatus.NOT_CHECKED, evidence=None, note=(
+        "cannot check: verify's own verdicts disagree here — the chain's other steps hold and "
+        "so does its first expression = its last, so this step must hold too; one of its "
+        "sides was misread"))
+    return steps
 
 
 def _recorded(ctx: _Context, step: Step, status: StepStatus, note: str, n: int,
@@ -2324,8 +2360,11 @@ def _chain(ctx: _Context, chain: Chain, number: int, blk: _Block, model: Model,
     if len(steps) > 1 and all(s.kind == "claim" for s in steps) and all(
             s.status.judged for s in steps):
         last = chain.steps[-1]
+        # (with the names the chain's steps substituted: S = Σ_i q_i k_i said in the words
+        # before it — without them Var(S) was a variance of nothing, "= 0, not d_k")
         whole = Step(first.lhs, last.rhs, "=", "claim", "conclusion", first.condition,
-                     first.condition_value)
+                     first.condition_value, aliases=last.aliases, values=last.values,
+                     context=first.context)
         budget = replace(ctx.settings, numeric=False)
         saved = ctx.settings
         ctx.settings = budget
@@ -2334,6 +2373,7 @@ def _chain(ctx: _Context, chain: Chain, number: int, blk: _Block, model: Model,
                                              title=blk.title), number=0)
         finally:
             ctx.settings = saved
+        steps = _contradicted_failure(steps, conclusion, chain)
     elif claims:
         conclusion = claims[-1]
     loc = _loc(ctx, first.lhs) if first.lhs.end > first.lhs.start else _loc(ctx, first.rhs)

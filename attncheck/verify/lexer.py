@@ -370,6 +370,15 @@ class _Lexer:
             # d_{seq}, p_{true}, y_{pred}: a label written as a word, not indices s·e·q
             self.emit("LETTER", run, i, i + len(run))
             return i + len(run)
+        if in_index and self.out[-1].kind == "SUB" and len(self.out) >= 2 and \
+                self.out[-2].kind in ("RPAR", "RSQB") and re.fullmatch(r"[ijklmn]{2,3}", run):
+            # Var(QKᵀ)_ij, (A)_ij: the entry's two indices, written as plain text writes them
+            # (TeX's reading — the first letter the index, the second a factor — never meant)
+            self.emit("LBRACE", "{", i, i)
+            for n, c in enumerate(run):
+                self.emit("LETTER", c, i + n, i + n + 1)
+            self.emit("RBRACE", "}", i + len(run), i + len(run))
+            return i + len(run)
         digits = re.match(r"[0-9]+(?![0-9.])", _ahead(text, i + len(run), hi))
         if len(run) == 1 and digits and not in_index:
             # x1, c1, W2 written without the underscore: the letter with that index

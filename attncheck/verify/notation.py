@@ -165,6 +165,47 @@ def _softmax_logits(toks: Sequence[Tok], named: bool = True) -> str | None:
     return None
 
 
+def _named_sums(definitions: Sequence[tuple[Row, list[Any]]]) -> dict[str, list[Tok]]:
+    """``S = Σ_k e^{z_k}``, ``Z := Σ_j \\exp(z_j)``: the names a note gives softmax's
+    denominator, with the tokens they stand for (a sum of exponentials, nothing divided)."""
+    out: dict[str, list[Tok]] = {}
+    for _, pieces in definitions:
+        lhs = _name_of(pieces[0].toks) if pieces[0] is not None else None
+        if lhs is None or lhs[1] or len(pieces) != 2 or pieces[1] is None:
+            continue
+        toks = [t for t in pieces[1].toks if t.kind != "QUAD"]
+        kinds = {t.kind for t in toks}
+        if toks and toks[0].kind == "SUM" and not kinds & {"FRAC", "SLASH", "OVER"} and \
+                any((t.kind == "LETTER" and t.value == "e") or (t.kind == "WORD" and
+                                                                t.value == "exp") for t in toks):
+            out[lhs[0]] = toks
+    return out
+
+
+def _with_sums(toks: Sequence[Tok], sums: dict[str, list[Tok]]) -> list[Tok]:
+    """``toks`` with each lone letter a named sum (:func:`_named_sums`) put back as its sum:
+    p_i = e^{z_i}/S is a softmax once S = Σ_k e^{z_k} is."""
+    out: list[Tok] = []
+    for n, t in enumerate(toks):
+        name = _letter(t)
+        if name in sums and (n + 1 == len(toks) or toks[n + 1].kind not in ("SUB", "SUP")):
+            out += [Tok("LPAR", "(", t.start, t.start), *sums[name], Tok("RPAR", ")", t.end, t.end)]
+        else:
+            out.append(t)
+    return out
+
+
+def _entry_by_own_index(lhs: Sequence[Tok], rhs: Sequence[Tok], logits: str) -> bool:
+    """p_i … z_i: the left side's index letter is the index of the logits in the right side."""
+    plain = [t for t in lhs if t.kind not in ("LBRACE", "RBRACE", "QUAD")]
+    if len(plain) != 3 or plain[1].kind != "SUB" or plain[2].kind != "LETTER":
+        return False
+    at = plain[2].value
+    body = [t for t in rhs if t.kind not in ("LBRACE", "RBRACE")]
+    return any(_letter(a) == logits and b.kind == "SUB" and c.kind == "LETTER" and c.value == at
+               for a, b, c in zip(body, body[1:], body[2:]))
+
+
 def _times_another(toks: Sequence[Tok], at: int) -> bool:
     """Whether the letter at ``at`` (in an exponent) is transposed or multiplied by another
     letter: e^{w_k^T x} — the scores are w_kᵀx, no one letter's (w is weights, x the input)."""
@@ -284,6 +325,7 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     definitions = [(r, [p for p in r.pieces]) for block in rows for r in block
                    if r.relations and r.pieces[0] is not None and r.relations[0].value in
                    ("=", ":=")]
+    sums = _named_sums(definitions)
     for r, pieces in definitions:
         lhs = _name_of(pieces[0].toks)  # type: ignore[union-attr]
         if lhs is None:
@@ -292,6 +334,12 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
             if p is None:
                 continue
             z = _softmax_logits(p.toks)
+            if z is None and sums and lhs[0] not in sums:
+                # p_i = e^{z_i}/S with S = Σ_k e^{z_k}: the i-th entry, by the same index (the
+                # note's x_1 = e^{z_t}/sum in a chain of its own x's is a value, not the name)
+                z = _softmax_logits(_with_sums(p.toks, sums))
+                if z is not None and not _entry_by_own_index(pieces[0].toks, p.toks, z):
+                    z = None
             if any(t.kind == "WORD" and t.value in ("log", "ln") for t in p.toks):
                 # L_i = −log(e^{f_{y_i}}/Σ_j e^{f_j}): a loss of the softmax, not it — but f
                 # is the scores all the same, where the note names no softmax output
@@ -362,12 +410,14 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                 break
     if output is None:  # ∂S_i/∂a_j = ∂/∂a_j (e^{a_i}/Σ_k e^{a_k}): S is that softmax
         output, logits = _differentiated_softmax(rows, _chained(definitions)) or (None, None)
-    lone = None
+    # (ŷ = [ŷ_1, …, ŷ_C] only lists the letter's own entries: it says nothing of them)
+    lone = _lone_jacobian(rows, {n[0] for _, pieces in definitions
+                                 for n in [_name_of(pieces[0].toks)] if n is not None  # type: ignore[union-attr]
+                                 and not _lists_itself(n[0], pieces)})
+    if output is not None and lone is not None and (
+            lone[0] in (output, *aliases) or lone[1] not in {logits} | _written_softmaxes(rows)):
+        lone = None  # ∂α_i/∂e_j of the note's own softmax, or by other letters than its scores
     if output is None:
-        # (ŷ = [ŷ_1, …, ŷ_C] only lists the letter's own entries: it says nothing of them)
-        lone = _lone_jacobian(rows, {n[0] for _, pieces in definitions
-                                     for n in [_name_of(pieces[0].toks)] if n is not None  # type: ignore[union-attr]
-                                     and not _lists_itself(n[0], pieces)})
         if lone is not None and lone[1] in _written_softmaxes(rows):
             # softmax(z)_i = e^{z_i}/Σ_j e^{z_j} written as a function, then ∂p_i/∂z_j the
             # note's one Jacobian of one letter by those same scores: p is that softmax
@@ -389,6 +439,10 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         logits = logits or next(iter(sorted(more_logits)), None)
     if output is not None and output != "y":
         rename[output] = "y"
+    elif output == "y" and logits not in (None, "x"):
+        # y_i = e^{z_i}/Σ_k e^{z_k}: the note's y is the softmax's output by its own
+        # definition — a whole vector beside its named scores, as a p would be
+        rename["y"] = "y"
     for name in aliases:
         rename[name] = "y"
     # a letter the note also writes as an index (z_s) is not renamed as scores: its second
@@ -408,7 +462,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
         if logits.isupper() and logits.lower() in indexed and logits.lower() not in rename \
                 and logits.lower() in _exponent_letters(rows):
             rename[logits.lower()] = "x"  # Y = [y_1, y_2, y_3], e^{y_1}: the vector, its entries
-    if target is not None and target != "t":
+    if target is not None and target != "t" and (target in indexed or target not in as_indices):
+        # (Σ_v π(v) log π(v): v, never written with an index of its own, numbers the classes)
         rename[target] = "t"
         low = target.lower()
         if target.isupper() and low in indexed and low not in rename and \
@@ -432,6 +487,12 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
            for block in rows for r in block for p in r.pieces if p for t in p.toks):
         softmax_letters |= {"x", "y", "t", "z", "p", "a", "s", "o"}
     families = declared_families or _families(rows, softmax_letters)
+    if not declared_families and families == ("q", "k") and not {"q", "k"} & indexed and \
+            "k" in as_indices and not any(_letter(t) in ("q", "Q", "K") for p in _every_piece(rows)
+                                       for t in p):
+        # E_{v∼π}[∂log π(v)/∂z_k] in a softmax note: its k is an index, and no q is written —
+        # the lecture's pair is not in this note
+        families = ()
     named = {n[0] for r, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
              if n is not None and not n[1]}
     # Q = (q_1, q_2, …, q_{d_k}) names the vector of q's components: Q is q, not a new name
@@ -471,7 +532,7 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                                       - {"e", dim}),
                     matrices=_two_indexed(rows, families),
                     sample_loss=len({n[1] for n in losses}) == 2,
-                    lone_jacobian=lone if output is None and logits in (None, lone and lone[1])
+                    lone_jacobian=lone if output is not None or logits in (None, lone and lone[1])
                     else None,
                     constants=frozenset((shifts | (_shift_letters(rows, score_letters)
                                                    - as_indices - indexed - {"e", dim}))
@@ -541,9 +602,10 @@ def prose_aliases(texts: Sequence[str], notation: Notation) -> Notation:
                     outputs.add(name)  # type: ignore[arg-type]
                     taken.add(name)  # type: ignore[arg-type]
     lone = notation.lone_jacobian
-    if lone and not outputs and free(lone[0]) and (free(lone[1]) or rename.get(lone[1]) == "x") and \
-            any(_SOFTMAX_JACOBIAN.search(text) for text in texts):
-        # "softmax 的雅可比矩阵：$$∂a_i/∂z_j = a_i(δ_ij − a_j)$$" with a, z named nowhere else
+    if lone and free(lone[0]) and (free(lone[1]) and not outputs or rename.get(lone[1]) == "x") \
+            and any(_SOFTMAX_JACOBIAN.search(text) for text in texts):
+        # "softmax 的雅可比矩阵：$$∂a_i/∂z_j = a_i(δ_ij − a_j)$$" with a, z named nowhere else;
+        # "The Jacobian of softmax is ∂p_i/∂s_j = …" with s the note's scores: p its output
         rename[lone[0]], rename[lone[1]] = "y", "x"
     if rename == dict(notation.rename):
         return notation
@@ -580,11 +642,15 @@ def _jacobian_key(toks: Sequence[Tok]) -> str | None:
 
 
 def _writes_a_matrix(toks: Sequence[Tok], outputs: set[str]) -> bool:
-    """diag(p) − p pᵀ, or a matrix environment with the output's entries in it."""
+    """diag(p) − p pᵀ, a matrix environment with the output's entries in it, or ∂𝐩/∂𝐳 (the
+    whole output by the whole scores: no index on either)."""
     kinds = {(t.kind, t.value.replace(BOLD, "")) for t in toks}
     letters = {v for k, v in kinds if k in ("LETTER", "GREEK")}
     if not letters & outputs:
         return False
+    if toks and toks[0].kind == "FRAC" and sum(t.kind == "PARTIAL" for t in toks) == 2 and \
+            not any(t.kind == "SUB" for t in toks) and len(letters) == 2:
+        return True
     return any(k == "WORD" and v in _MATRIX_START for k, v in kinds) or \
         any(k == "BEGIN" and v.endswith("matrix") for k, v in kinds)
 
@@ -1292,6 +1358,8 @@ def _length(rows: Sequence[Sequence[Row]], softmax: set[str], families: tuple[st
         if not body & softmax or body & set(families):
             continue
         lim = _limit_text(toks, sup + 1)
+        if lim is None:
+            lim = _counted_from_zero(toks, sup)  # Σ_{j=0}^{K-1}: K of them
         if lim is None:  # ^{10}, ^10
             digits = [u for u in toks[sup + 1:sup + 4] if u.kind not in ("LBRACE", "RBRACE")][:1]
             if digits and digits[0].kind == "NUMBER" and (
@@ -1307,6 +1375,19 @@ def _length(rows: Sequence[Sequence[Row]], softmax: set[str], families: tuple[st
     if lim == dim or (lim.isdigit() and (count < 2 or int(lim) < 2)):
         return "n"
     return lim
+
+
+def _counted_from_zero(toks: Sequence[Tok], sup: int) -> str | None:
+    """Σ_{j=0}^{K-1} (the ^ at ``sup``): K, the number of entries a sum from 0 runs over;
+    else None (the parser reads such a sum as Σ_{j=1}^{K}, see parse._sum)."""
+    top = [t for t in toks[sup + 1:sup + 7] if t.kind not in ("LBRACE", "RBRACE")]
+    at = max((n for n in range(sup) if toks[n].kind == "SUM"), default=None)
+    if at is None or len(top) < 3 or top[0].kind != "LETTER" or top[1].kind != "MINUS" or \
+            top[2].kind != "NUMBER" or top[2].value != "1":
+        return None
+    below = [t.kind for t in toks[at + 1:sup]]
+    zero = any(t.kind == "NUMBER" and t.value == "0" for t in toks[at + 1:sup]) and "REL" in below
+    return _letter(top[0]) if zero else None
 
 
 def _limit_sup(toks: Sequence[Tok], at: int) -> int | None:

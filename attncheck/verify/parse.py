@@ -72,6 +72,7 @@ from sympy import (
 from sympy import E as EULER
 from sympy.core.function import AppliedUndef
 
+from attncheck.text import GREEK
 from attncheck.verify.lexer import BOLD, CLASS_WORDS, UNITS, WORDS, LexError, Tok, tokenize
 from derivations.model import Family, Model, dimension_symbol
 from derivations.operators import Cov, Dot, E, Var
@@ -252,8 +253,7 @@ def matrix_entries(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
         taken = lhs.free_symbols | rhs.free_symbols
         i = next(index_symbol(c) for c in "ijklmr" if index_symbol(c) not in taken)
         return lhs.entry(i), rhs.entry(i)
-    if not (isinstance(lhs, (JacobianOf, EntryMatrix)) and isinstance(rhs, (JacobianOf, EntryMatrix))
-            and (isinstance(lhs, EntryMatrix) or isinstance(rhs, EntryMatrix))):
+    if not (isinstance(lhs, (JacobianOf, EntryMatrix)) and isinstance(rhs, (JacobianOf, EntryMatrix))):
         return lhs, rhs
     i, j = index_symbol("i"), index_symbol("j")
     return lhs.entry(i, j), rhs.entry(i, j)
@@ -845,6 +845,15 @@ class _Matrix:
 
 
 @dataclass(frozen=True)
+class _MatrixBefore:
+    """A matrix followed by an operator still waiting for its operand (Jᵀ ∇_𝐩 L): the
+    operator takes what follows, then the matrix multiplies the result."""
+
+    matrix: Any
+    operator: Any
+
+
+@dataclass(frozen=True)
 class _JacobianBy:
     """``J_𝐱`` waiting for the vector it differentiates: J_𝐱(𝐬) is ∂𝐬/∂𝐱."""
 
@@ -877,6 +886,30 @@ class _Fn:
     body: Expr | None = None
     #: d/dx \ln x: the function waiting for its argument before ∂/∂x takes the product
     waiting: _Fn | None = None
+
+
+def _as_matrix(t: Any) -> _Matrix | None:
+    """A matrix of softmax's as its (ROW, COL) entry: diag(y) − y yᵀ while built, or ∂y/∂x
+    (the Jacobian of the softmax's output by its scores); None for anything else."""
+    while isinstance(t, _Paren):
+        t = t.expr
+    if isinstance(t, _Matrix):
+        return t
+    if isinstance(t, JacobianOf):
+        return _Matrix(t.entry(ROW, COL))
+    return None
+
+
+def _literal_entries(e: Expr) -> bool:
+    """Whether e names an entry by its number (y_0, x_3): then how entries are counted
+    matters, and a sum's limits stay as written."""
+    return any(any(i.is_Integer for i in x.indices) for x in e.atoms(Indexed))
+
+
+def _swapped(e: Expr) -> Expr:
+    """An entry at (ROW, COL) → the entry at (COL, ROW): the transpose."""
+    return e.xreplace({ROW: COL, COL: ROW}) if not e.has(Dummy) else e.subs(
+        {ROW: COL, COL: ROW}, simultaneous=True)
 
 
 def _order(d: _Fn, meta: Any) -> int:
@@ -1061,10 +1094,9 @@ class _Build(Transformer_NonRecursive):
         """A plain scalar value (resolving parens, pending functions, series)."""
         if isinstance(x, _Paren):
             return self.v(x.expr, meta, what)
-        if isinstance(x, _Fn) and x.name == "d/d" and x.body is not None and \
-                x.var == Symbol("x") and self._by_whole_scores(x.body, bold=True):
-            # ∇_z L (∇ takes a vector's gradient, as a bold 𝐱 says)
-            x = _EntryVec(x.coeff * Derivative(x.body, IndexedBase("x")[ROW]))
+        gradient = self._gradient(x)
+        if gradient is not None:  # ∇_z L, ∇_𝐩 L (∇ takes a vector's gradient, as a bold 𝐱 says)
+            x = gradient
         if isinstance(x, _EntryVec):
             if what == "as a side of '='":
                 return EntryVector(x.entry)
@@ -1162,13 +1194,28 @@ class _Build(Transformer_NonRecursive):
             return value
         return self._letter_value(name, meta)
 
+    def _class_argument(self, b: Any) -> Symbol | None:
+        """(v), (k), (a_t): one lowercase letter in parentheses that is no quantity of the note,
+        or an entry that names a class — the class at which π(v) takes the note's softmax;
+        else None."""
+        if isinstance(b, _Paren) and isinstance(b.expr, Indexed) and len(b.expr.indices) == 1 \
+                and str(b.expr.base.label) not in ("x", "y") + self.n.families:
+            return class_index(b.expr)  # π(a_t): at the class a_t, an index of its own
+        if not (isinstance(b, _Paren) and isinstance(b.expr, Symbol)) or b.expr.is_number:
+            return None
+        name = b.expr.name
+        if b.expr.is_integer or (len(name) == 1 and name.islower() and
+                                 name not in self.n.families + ("x", "y", "t", "e")):
+            return index_symbol(name)
+        return None
+
     def greek(self, meta: Any, ch: list[Token]) -> Any:
         g = str(ch[0])
         if BOLD in g and self.n.rename.get(g.replace(BOLD, "")) in ("x", "y"):
             # \boldsymbol{\sigma} where σ is softmax's output: the whole vector
             return _Vector(self.n.rename[g.replace(BOLD, "")], bold=True)
-        if g == "pi":
-            return pi
+        if g == "pi" and "pi" not in self.n.rename:
+            return pi  # (π(v) = e^{z_v}/Σ_u e^{z_u}: a policy's letter, the note's softmax)
         if g == "ell" and self.n.rename.get("ell") == "L":
             return LOSS  # ℓ = −Σ_k y_k log ŷ_k: the note's loss, by its letter
         if g == "ell":
@@ -1445,13 +1492,19 @@ class _Build(Transformer_NonRecursive):
                 return base  # \mathbf{q}_i, \vec{q_i}: the i-th query vector, not a component
             return self._component(base.name, indices, idx, meta, base.coeff)
         if isinstance(base, _Partial):  # ∂_{x_j} f
-            if len(indices) == 1 and isinstance(indices[0], Symbol) and \
-                    self.n.rename.get(indices[0].name) == "x" and self._scores_named():
-                return _Fn("d/d", var=Symbol("x"))  # ∇_z L: by the whole scores vector
+            if len(indices) == 1 and isinstance(indices[0], Symbol) and self._scores_named() \
+                    and self.n.rename.get(indices[0].name, indices[0].name) in ("x", "y"):
+                # ∇_z L, ∇_p L: by the whole scores vector, by the whole output
+                return _Fn("d/d", var=Symbol(self.n.rename.get(indices[0].name,
+                                                               indices[0].name)))
             if len(indices) == 1 and isinstance(indices[0], _Vector):
                 # ∇_𝐳 L: by the whole scores where the note names them (or 𝐱 is verify's
                 # own), else by the index letter as before
                 whole = self._scores_named() or self.n.softmax_in_conventions
+                name = indices[0].name
+                if name != "x":  # ∇_𝐩 L: by the whole output, never by the scores
+                    return _Fn("d/d", var=Symbol(name) if whole and name == "y" else
+                               Symbol(f"{name}⃗"))
                 return _Fn("d/d", var=Symbol("x") if whole else index_symbol("x"))
             if len(indices) == 1:
                 return _Fn("d/d", var=indices[0])
@@ -1599,6 +1652,9 @@ class _Build(Transformer_NonRecursive):
             return _Vector(x.name, True)
         if isinstance(x, Indexed) and str(x.base.label) in self.families:
             return _Vector(str(x.base.label), True)  # q_i^T where q_i is a query vector
+        m = _as_matrix(x)
+        if m is not None:  # J_σᵀ, (diag(p) − p pᵀ)ᵀ: the (i, j) entry is the (j, i) one
+            return _Matrix(_swapped(m.entry))
         raise ParseProblem("^\\top of something that is not a vector", _where(meta))
 
     def _prime(self, base: Any, count: int, meta: Any) -> Any:
@@ -1654,6 +1710,22 @@ class _Build(Transformer_NonRecursive):
         k = next(index_symbol(c) for c in "kjlmr" if index_symbol(c) not in inner.free_symbols)
         return _SoftmaxOf(exp(at) / Sum(exp(at.xreplace({ROW: k})), (k, 1, self._length())))
 
+    def _log_sum_exp(self, inner: Any) -> Expr | None:
+        """LSE(𝐳), logsumexp(z − c): log Σ_k e^{z_k} of the whole scores (or of an expression
+        in them, entry by entry); None for anything else (LSE(X) of a note's own X)."""
+        if isinstance(inner, _Vector):
+            inner = self._scores(inner)
+        if isinstance(inner, Symbol) and inner.name == "x":
+            at: Expr | None = IndexedBase("x")[ROW]
+        elif isinstance(inner, Expr) and not inner.has(Indexed):
+            at = _scores_at_entry(inner)
+        else:
+            return None
+        if at is None:
+            return None
+        k = next(index_symbol(c) for c in "kjlmr" if index_symbol(c) not in at.free_symbols)
+        return log(Sum(exp(at.xreplace({ROW: k})), (k, 1, self._length())))
+
     def _apply(self, f: _Fn, arg: Any, meta: Any) -> Any:
         """f applied to arg: \\log x, σ(z), ∂/∂x_j (…), f'(x)."""
         where = _where(meta)
@@ -1661,6 +1733,7 @@ class _Build(Transformer_NonRecursive):
             if f.var is None:
                 raise ParseProblem("a derivative without its variable", where)
             body = self.v(arg, meta, "under a derivative")
+            self._entry_by_whole(body, f.var, meta)
             return f.coeff * Derivative(body, (f.var, _order(f, meta)))
         if isinstance(arg, _Tuple):
             vals = tuple(self._opaque(a, meta) for a in arg.items)
@@ -1683,6 +1756,10 @@ class _Build(Transformer_NonRecursive):
             if worked is not None and f.coeff == 1 and f.power == 1:
                 return worked
         inner = arg.expr if isinstance(arg, _Paren) else arg
+        if name.lower() in ("lse", "logsumexp"):
+            lse = self._log_sum_exp(inner)
+            if lse is not None:
+                return f.coeff * (self._pow(lse, f.power, meta) if f.power != 1 else lse)
         if name in ("diag", "Diag") and isinstance(inner, Symbol) and inner.name in ("x", "y"):
             inner = _Vector(inner.name)  # diag(p) unbolded: only a vector has a diagonal
         if name in ("diag", "Diag") and isinstance(inner, _Vector) and self._whole(inner):
@@ -1739,6 +1816,19 @@ class _Build(Transformer_NonRecursive):
             return Symbol(x.name)
         return self.v(x, meta)
 
+    def _entry_by_whole(self, f: Any, x: Any, meta: Any) -> None:
+        """∂ log p/∂z_k with p the note's whole softmax output: p depends on z_k, but as a
+        bare letter it would be taken for a constant (and the step judged by that) — refused."""
+        if not (isinstance(f, Expr) and isinstance(x, Indexed) and str(x.base.label) == "x"
+                and "y" in self.n.rename.values()):
+            return
+        # (an argument of a named function — CE(y, ŷ), the loss by its arguments — is no value)
+        bare = f.xreplace({e: Dummy() for e in f.atoms(Indexed, AppliedUndef)})
+        if Symbol("y") in bare.free_symbols:
+            name = next(k for k, v in self.n.rename.items() if v == "y")
+            raise ParseProblem(f"the whole output {GREEK.get(name, name)} under ∂/∂ of one score: "
+                               "take an entry, as p_i", _where(meta))
+
     def _scores_named(self) -> bool:
         """The note names softmax's scores and output with letters of its own (z → x, p → y):
         then z alone is the whole scores vector, p the whole output."""
@@ -1754,11 +1844,29 @@ class _Build(Transformer_NonRecursive):
             return False
         return f in (LOSS,) or any(str(a.base.label) in SOFTMAX_BASES for a in f.atoms(Indexed))
 
+    def _gradient(self, x: Any) -> _EntryVec | None:
+        """∇_z L, ∇_𝐩 L: the gradient of a quantity of softmax's by its whole scores or its
+        whole output, entry by entry; None for anything else."""
+        if not (isinstance(x, _Fn) and x.name == "d/d" and x.body is not None and
+                x.var in (Symbol("x"), Symbol("y"))):
+            return None
+        by = str(x.var)
+        if by == "x" and not self._by_whole_scores(x.body, bold=True):
+            return None
+        if by == "y" and not (self._scores_named() and isinstance(x.body, Expr) and
+                              Symbol("y") not in x.body.free_symbols and (
+                                  x.body == LOSS or x.body.has(Indexed))):
+            return None
+        return _EntryVec(x.coeff * Derivative(x.body, IndexedBase(by)[ROW]))
+
     def _entries(self, t: Any) -> Expr | None:
         """A whole vector of softmax's at its entry :data:`ROW` (𝐩, p where p is the note's
         output, ∂L/∂z), else None."""
         if isinstance(t, _Paren):
             t = t.expr
+        gradient = self._gradient(t)
+        if gradient is not None:
+            return gradient.entry
         if isinstance(t, _EntryVec):
             return t.entry
         if isinstance(t, _Vector) and self._whole(t) and not t.transposed:
@@ -1808,6 +1916,18 @@ class _Build(Transformer_NonRecursive):
         return None
 
     def _product(self, a: Any, b: Any, meta: Any, juxtaposed: bool) -> Any:
+        if juxtaposed and isinstance(a, _Fn) and a.name == "d/d" and a.body is not None and \
+                self._loss_call(a.body, b):
+            return a  # ∂_{o_j} l(𝐲, ŷ): the operator took l; the call's arguments are l's
+        if isinstance(a, _MatrixBefore):
+            return self._product(a.matrix, self._product(a.operator, b, meta, juxtaposed),
+                                 meta, juxtaposed)
+        if _as_matrix(a) is not None and isinstance(b, _Fn) and b.name == "d/d" and \
+                b.body is None and juxtaposed:
+            return _MatrixBefore(a, b)  # Jᵀ ∇_𝐩 L: the operator takes what follows first
+        product = self._matrix_product(a, b)
+        if product is not None:
+            return product
         if juxtaposed and isinstance(b, _Dots) and isinstance(a, (Expr, _Series)) and \
                 (isinstance(a, _Series) or a.has(Indexed)):
             # e^{x_1} + e^{x_2} … + e^{x_k}, −t_1 log y_1 ⋯ − t_n log y_n: dots written with no
@@ -1832,6 +1952,16 @@ class _Build(Transformer_NonRecursive):
                                   or (isinstance(a, Symbol) and a.name == "y"
                                       and self.n.rename.get("y") != "y")):
             return IndexedBase("y")[score.indices]  # S(x_i): the output at score i, y_i
+        # π(v) with π the note's softmax: its entry at class v, π_v (the whole output times an
+        # index, or a letter of its own, would mean nothing)
+        at = self._class_argument(b) if juxtaposed and self.n.rename.get("y") != "y" else None
+        if at is not None and isinstance(a, Expr):
+            # log π(v), A_t log π(a_t): the one factor that is π (or its log) is at that class
+            y = Symbol("y")
+            hit = [f for f in Mul.make_args(a) if f == y or (isinstance(f, log) and f.args[0] == y)]
+            if len(hit) == 1 and a.count(y) == 1:
+                entry = IndexedBase("y")[at]
+                return a.xreplace({hit[0]: entry if hit[0] == y else log(entry)})
         if score is not None and isinstance(a, Mul) and self.n.rename.get("y") != "y" and \
                 a.args.count(Symbol("y")) == 1:
             # S(x_i)S(x_j): the first call read, the second S juxtaposed to it before its (x_j)
@@ -1957,6 +2087,10 @@ class _Build(Transformer_NonRecursive):
         return a
 
     def hadamard(self, meta: Any, ch: list[Any]) -> Any:
+        a, b = ch[0], ch[2]
+        ea, eb = self._entries(a), self._entries(b)
+        if ea is not None and eb is not None:
+            return _EntryVec(ea * eb)  # y ⊙ (g − ⟨g, y⟩𝟏): entry by entry
         raise ParseProblem("⊙ (elementwise product of vectors) is not checked", _where(meta))
 
     def _ratio(self, a: Any, b: Any, meta: Any) -> Any:
@@ -2004,6 +2138,7 @@ class _Build(Transformer_NonRecursive):
             # ∂L/∂z, z the note's whole scores: the gradient, entry by entry
             return _EntryVec(Derivative(f, IndexedBase("x")[ROW]))
         if isinstance(x, (Indexed, Symbol)):
+            self._entry_by_whole(f, x, meta)
             return Derivative(f, x)
         if isinstance(x, Expr) and f.has(x):
             # ∂ log σ(a) / ∂ σ(a): f as a function of the quantity g = σ(a) itself
@@ -2097,13 +2232,29 @@ class _Build(Transformer_NonRecursive):
         size = len(a.items) if isinstance(a, _Literal) else len(b.items)
         return _Literal(tuple(p + sign * q for p, q in zip(items(a, size), items(b, size))))
 
+    def _matrix_product(self, a: Any, b: Any) -> _Matrix | _EntryVec | None:
+        """M v, M N, Jᵀ g with M a matrix of softmax's (diag(y) − y yᵀ, ∂y/∂x, J_σᵀ) and v a
+        whole vector of softmax's (∂L/∂y, p − y, 𝐠): entry by entry, Σ_k M_{ik} v_k and
+        Σ_k M_{ik} N_{kj}; None for anything else."""
+        ma, mb = _as_matrix(a), _as_matrix(b)
+        if ma is None or not (mb is not None or self._entries(b) is not None):
+            return None
+        taken = ma.entry.free_symbols | (mb.entry.free_symbols if mb is not None else set())
+        k = next(index_symbol(c) for c in "kmlruvw" if index_symbol(c) not in taken)
+        left = ma.entry.xreplace({COL: k})
+        if mb is not None:
+            return _Matrix(Sum(left * mb.entry.xreplace({ROW: k}), (k, 1, self._length())))
+        v = self._entries(b)
+        assert v is not None
+        return _EntryVec(Sum(left * v.xreplace({ROW: k}), (k, 1, self._length())))
+
     def _matrix_sum(self, a: Any, b: Any, sign: int, meta: Any) -> _Matrix:
         """diag(y) − y yᵀ (and diag(s) − sᵀs, with row vectors): entry by entry."""
         def entry(m: Any) -> Expr:
             if isinstance(m, _Paren):
                 m = m.expr
-            if isinstance(m, _Matrix):
-                return m.entry
+            if _as_matrix(m) is not None:
+                return _as_matrix(m).entry  # type: ignore[union-attr]
             if isinstance(m, _RowOuter):  # beside a matrix, yᵀy is the outer product
                 return m.a.coeff * m.b.coeff * IndexedBase(m.a.name)[ROW] * \
                     IndexedBase(m.b.name)[COL]
@@ -2177,6 +2328,8 @@ class _Build(Transformer_NonRecursive):
             return x.times(Integer(-1))
         if isinstance(x, _Matrix):
             return _Matrix(-x.entry)
+        if isinstance(x, _EntryVec):
+            return _EntryVec(-x.entry)  # −Jᵀ ∇_𝐩 L, −(𝐩 − 𝐭)
         if isinstance(x, _Fn):
             return replace(x, coeff=-x.coeff)
         return -self.v(x, meta)
@@ -2202,10 +2355,15 @@ class _Build(Transformer_NonRecursive):
         x = x.replace(lambda e: isinstance(e, (E, Var, Cov)), lambda e: Integer(1))
         components = x.atoms(Indexed)
         labels = {c.base.label for c in components}
+        # (an index letter standing alone as the quantity, E[ℓ] with ℓ = qᵀk said in words,
+        # is no component's index: as a number its mean would be itself)
+        indices = {i for c in components for e in c.indices for i in e.free_symbols}
         unknown = sorted({f"{c.base}_{','.join(map(str, c.indices))}" for c in components
                           if str(c.base.label) not in self.defined}
-                         | {s.name for s in x.atoms(Symbol) if s not in known
-                            and s not in labels and not s.is_integer
+                         | {s.name for s in x.free_symbols if isinstance(s, Symbol)
+                            and s not in known and s not in labels
+                            and (not s.is_integer or s not in indices and s not in (
+                                self.dim, LENGTH) and not s.name.startswith("d"))
                             and s.name not in self.defined})
         if unknown:
             raise ParseProblem(
@@ -2378,6 +2536,13 @@ class _Build(Transformer_NonRecursive):
                                    where)
         if not bounds:
             raise ParseProblem("\\sum_{}: no index", where)
+        if not _literal_entries(body):
+            # Σ_{k=0}^{C−1}: every entry, counted from 0 — the same sum as Σ_{k=1}^{C} over
+            # entries labelled from 1 (no entry is named by its number: a relabelling)
+            # (only to C − 1 with C the note's count of entries: a number, Σ_{i=0}^{2}, or a
+            # letter the other sums do not run to, says how many there are — not relabelled)
+            bounds = [(v, Integer(1), up + 1) if lo == 0 and (up + 1) in (self._length(), self.dim)
+                      else (v, lo, up) for v, lo, up in bounds]
         for v, lo, up in reversed(bounds):
             out = Sum(out, (v, lo, up))
         for v, other in excluded:  # Σ_{k≠i} f(k) = Σ_k f(k) − f(i)

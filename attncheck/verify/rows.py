@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from attncheck.text import GREEK
 from attncheck.verify.lexer import UNITS, Tok
 
 __all__ = ["CASE_AFTER", "CASE_AFTER_WORDS", "CASE_WORD", "CONNECTIVES", "DEFINING_WORDS", "Piece", "Row", "lists_components",
@@ -106,15 +107,31 @@ class Row:
                    if x is not None)
 
 
+def _text_paren(t: Tok) -> int:
+    r"""+1 for \text{(since } (words that open a parenthesis they do not close), −1 for
+    \text{)} (words that close one opened before), else 0."""
+    if t.kind != "TEXT":
+        return 0
+    net = t.note.count("(") + t.note.count("（") - t.note.count(")") - t.note.count("）")
+    return max(-1, min(1, net))
+
+
 def _depth_walk(toks: Sequence[Tok]) -> list[int]:
-    """Nesting depth before each token (brackets, braces, environments)."""
-    out, stack = [], []
-    for t in toks:
+    r"""Nesting depth before each token (brackets, braces, environments, and a parenthesis
+    that words open and close around math: \text{(since }\sum_i t_i = 1\text{)})."""
+    closers = [n for n, t in enumerate(toks) if _text_paren(t) < 0]
+    out: list[int] = []
+    stack: list[str] = []
+    for n, t in enumerate(toks):
         if t.kind in _CLOSE and stack and stack[-1] == _CLOSE[t.kind]:
+            stack.pop()
+        elif _text_paren(t) < 0 and stack and stack[-1] == "TEXTPAR":
             stack.pop()
         out.append(len(stack))
         if t.kind in _OPEN:
             stack.append(t.kind)
+        elif _text_paren(t) > 0 and any(c > n for c in closers):
+            stack.append("TEXTPAR")
     return out
 
 
@@ -242,6 +259,7 @@ def _row(raw: list[Tok], env: str) -> list[Row | None]:
     toks, number = _trailing_label(toks)
     label = label or number
     toks, because = _cut_at_because(toks)
+    toks = _remarks_in_parentheses(toks)
     toks, reason = _trailing_reason(toks)
     reason = "; ".join(x for x in (reason, because, tag_reason) if x)
     if not toks:
@@ -494,6 +512,52 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
     return toks, "; ".join(r for r in reasons if r)
 
 
+#: How a token of math inside a remark's words is shown (× for \times, π for \pi).
+_SHOWN = {"TIMES": " × ", "CDOT": " · ", "PLUS": " + ", "MINUS": " − ", "REL": " = ", "SUM": "Σ",
+          "LBRACE": "", "RBRACE": ""}
+
+
+def _said(t: Tok) -> str:
+    if t.kind == "TEXT":
+        return f" {t.note.strip()} "
+    if t.kind == "GREEK":
+        return GREEK.get(t.value, t.value)
+    return _SHOWN.get(t.kind, t.value) if t.kind != "REL" or t.value == "=" else f" {t.value} "
+
+
+def _remarks_in_parentheses(toks: list[Tok]) -> list[Tok]:
+    r"""``… \quad \text{(since }\sum_i t_i = 1\text{)} = …``, ``\qquad\text{(式 2 = 式 1}\times
+    \pi(v)\text{)}``: a remark in parentheses that words open and close around a little math
+    (a relation too) is the reason of the relation before it — taken out of the row, so that
+    its math is neither a step nor a side.  Where no relation comes before, it stays."""
+    depth = _depth_walk(toks)
+    out = list(toks)
+    n = len(out) - 1
+    while n > 0:
+        t = out[n]
+        if _text_paren(t) >= 0:
+            n -= 1
+            continue
+        start = next((m for m in range(n - 1, max(n - 24, -1), -1) if _text_paren(out[m]) > 0
+                      and depth[m] == depth[n]), None)
+        if start is None or any(_text_paren(u) < 0 for u in out[start + 1:n]):
+            n -= 1
+            continue
+        rel = next((m for m in range(start - 1, -1, -1) if out[m].kind == "REL"
+                    and depth[m] == depth[start]), None)
+        if rel is None:
+            n = start - 1
+            continue
+        said = " ".join("".join(_said(u) for u in out[start:n + 1]).split())
+        said = re.sub(r"^[(（]\s*|\s*[)）]$", "", said)
+        cut = start - 1 if start and out[start - 1].kind == "QUAD" else start
+        out[rel] = replace(out[rel], note="; ".join(x for x in (out[rel].note, said) if x))
+        del out[cut:n + 1]
+        del depth[cut:n + 1]
+        n = cut - 1
+    return out
+
+
 def _is_shape(toks: Sequence[Tok]) -> bool:
     r"""``N_o \times N_o``, ``C{\times}d``: a matrix's shape — sizes joined by ×, nothing else;
     or NumPy's ``(K,)``, ``(d_{\text{in}},)``: one size and a trailing comma."""
@@ -641,40 +705,57 @@ def _rejoin(seg: list[Tok], core: list[Tok]) -> list[Tok]:
 
 def _with_cases(seg: list[Tok], cond: Piece | None, reason: str, lead: str,
                 env: str) -> list[Row | None]:
-    """A segment → its row; a cases environment after the last relation → one row per branch."""
+    """A segment → its row; a cases environment as a side of it → one row per branch."""
     seg = [t for t in seg if t.kind != "QUAD"]
     rels = _relations_at_top(seg)
     if not rels:
         return [Row((Piece(tuple(seg)),), (), reason, cond, lead, env)] if seg else []
-    last = seg[rels[-1] + 1:]
-    while last and last[0].kind == "LCURLY":  # \left\{ \begin{array} … \right.
+    # the cases are the last side, or a side between two relations (∂z_v/∂z_k = {1, v = k;
+    # 0, v ≠ k} = δ_vk: each branch is the chain under its condition)
+    found = next(((at, stop) for at, stop in zip(rels, rels[1:] + [len(seg)])
+                  if _is_cases(seg[at + 1:stop], stop == len(seg))), None)
+    if found is None:
+        return _pieces(seg, reason, cond, lead, env)
+    at, stop = found
+    head, last, tail = seg[:at + 1], seg[at + 1:stop], seg[stop:]
+    while last[0].kind == "LCURLY":
         last = last[1:]
-    if last and last[0].kind == "BEGIN" and last[0].value.rstrip("*") in ("cases", "dcases",
-                                                                           "array") and \
-            last[-1].kind == "END":
-        head = seg[:rels[-1] + 1]
-        rows: list[Row | None] = []
-        previous: Piece | None = None
-        for branch in _split_top(last[1:-1], {"ROWSEP"}):
-            cells = _split_top(branch, {"AMP"})
-            value = [t for t in cells[0] if t.kind not in ("PERIOD", "COMMA", "QUAD")]
-            while value and value[-1].kind in ("PERIOD", "COMMA", "SEMI"):
-                value = value[:-1]
-            bcond_toks, _ = _cut_at_because([t for c in cells[1:] for t in c], relation=False)
-            bcond = [t for t in bcond_toks if t.kind not in ("TEXT", "COMMA", "PERIOD", "QUAD")]
-            if not value:
-                continue
-            words = " ".join(t.note for t in bcond_toks if t.kind == "TEXT")
-            if not bcond:  # \text{i $\neq$ j}, \text{if } i=j written inside the text
-                bcond = _condition_in_words(words, value[-1].end)
-            branch_cond = Piece(tuple(bcond)) if bcond else None
-            if branch_cond is None and re.search(r"otherwise|else|其他|否则|其余", words):
-                branch_cond = _negation(previous) or Piece(
-                    (Tok("OTHERWISE", "otherwise", value[-1].end, value[-1].end),))
-            previous = branch_cond
-            rows += _pieces(head + value, reason, branch_cond or cond, lead, env)
-        return rows
-    return _pieces(seg, reason, cond, lead, env)
+    rows: list[Row | None] = []
+    previous: Piece | None = None
+    for branch in _split_top(last[1:-1], {"ROWSEP"}):
+        cells = _split_top(branch, {"AMP"})
+        value = [t for t in cells[0] if t.kind not in ("PERIOD", "COMMA", "QUAD")]
+        while value and value[-1].kind in ("PERIOD", "COMMA", "SEMI"):
+            value = value[:-1]
+        bcond_toks, _ = _cut_at_because([t for c in cells[1:] for t in c], relation=False)
+        bcond = [t for t in bcond_toks if t.kind not in ("TEXT", "COMMA", "PERIOD", "QUAD")]
+        if not value:
+            continue
+        words = " ".join(t.note for t in bcond_toks if t.kind == "TEXT")
+        if not bcond:  # \text{i $\neq$ j}, \text{if } i=j written inside the text
+            bcond = _condition_in_words(words, value[-1].end)
+        branch_cond = Piece(tuple(bcond)) if bcond else None
+        if branch_cond is None and re.search(r"otherwise|else|其他|否则|其余", words):
+            branch_cond = _negation(previous) or Piece(
+                (Tok("OTHERWISE", "otherwise", value[-1].end, value[-1].end),))
+        previous = branch_cond
+        rows += _pieces(head + value + tail, reason, branch_cond or cond, lead, env)
+    return rows
+
+
+def _is_cases(side: Sequence[Tok], last: bool) -> bool:
+    """A side that is a cases environment (\\left\\{ \\begin{array} … \\right. too; an array
+    between two relations only after \\left\\{ — else it may be a matrix)."""
+    braced = bool(side) and side[0].kind == "LCURLY"
+    while side and side[0].kind == "LCURLY":
+        side = side[1:]
+    if not side or side[0].kind != "BEGIN" or side[-1].kind != "END":
+        return False
+    name = side[0].value.rstrip("*")
+    if not last and any(len(_split_top(b, {"AMP"})) < 2 or _relations_at_top(_split_top(b, {"AMP"})[0])
+                        for b in _split_top(side[1:-1], {"ROWSEP"}) if b):
+        return False  # between two relations, each branch its value & its condition — only
+    return name in ("cases", "dcases") or (name == "array" and (last or braced))
 
 
 def _condition_in_words(words: str, at: int) -> list[Tok]:
