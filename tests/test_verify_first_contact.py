@@ -2100,6 +2100,9 @@ def test_a_loss_restated_as_a_consequence_is_a_claim(lead: str, kind: str) -> No
     "a sum of vectors is not checked",
     "a vector against something that is not a vector of the same length",
     "a matrix plus something that is not a matrix",
+    "the whole output p under ∂/∂ of one score: take an entry, as p_i",
+    "verify's own verdicts disagree here — the chain's other steps hold and so does its first "
+    "expression = its last, so this step must hold too; one of its sides was misread",
 ])
 def test_the_commonest_unread_reasons_in_chinese(note: str) -> None:
     # the reasons the corpus leaves most steps unjudged for, said in Chinese in a Chinese

@@ -55,7 +55,7 @@ from sympy.core.function import AppliedUndef
 from sympy.simplify.radsimp import fraction
 
 from attncheck.verify.blocks import Math
-from attncheck.verify.lexer import BOLD, LexError, Tok, tokenize
+from attncheck.verify.lexer import BOLD, LexError, Tok, sum_limit_sup, tokenize
 from attncheck.verify.parse import (
     LENGTH,
     LIKELIHOOD,
@@ -229,21 +229,7 @@ def _link(block: Math, piece: Piece | None, parser: Parser, at: int) -> Link:
 
 def _limitless(toks: Sequence[Tok]) -> bool:
     """Whether a \\sum in ``toks`` is written without an upper limit (Σ_i, Σ)."""
-    for n, t in enumerate(toks):
-        if t.kind != "SUM":
-            continue
-        at = n + 1
-        if at < len(toks) and toks[at].kind == "SUB":  # past the subscript, braced or one token
-            at += 1
-            depth = 0
-            while at < len(toks):
-                depth += {"LBRACE": 1, "RBRACE": -1}.get(toks[at].kind, 0)
-                at += 1
-                if depth == 0:
-                    break
-        if at >= len(toks) or toks[at].kind != "SUP":
-            return True
-    return False
+    return any(t.kind == "SUM" and sum_limit_sup(toks, n + 1) is None for n, t in enumerate(toks))
 
 
 def _same_ranges(links: list[Link | None], before: Link | None, families: set[str]

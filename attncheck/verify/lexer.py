@@ -27,7 +27,8 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["BOLD", "CLASS_WORDS", "GREEK", "RELATIONS", "UNITS", "WORDS", "LexError", "Tok", "group_start", "tokenize"]
+__all__ = ["BOLD", "CLASS_WORDS", "GREEK", "RELATIONS", "UNITS", "WORDS", "LexError", "Tok",
+           "group_start", "sum_limit_sup", "tokenize"]
 
 #: Marks a letter written bold (\mathbf, \boldsymbol, \bm, \vec): a vector, not a number.
 BOLD = "\u20d7"
@@ -764,6 +765,22 @@ class _Lexer:
         self.run(b[0], b[1])
         self.emit("RBRACE", "}", b[1], b[2])
         return b[2]
+
+
+def sum_limit_sup(toks: Sequence[Tok], at: int) -> int | None:
+    """Where the upper limit's ^ is, right after \\sum (and its _{…}), else None."""
+    if at < len(toks) and toks[at].kind == "SUB":
+        at += 1
+        if at < len(toks) and toks[at].kind == "LBRACE":
+            depth = 0
+            while at < len(toks):
+                depth += {"LBRACE": 1, "RBRACE": -1}.get(toks[at].kind, 0)
+                at += 1
+                if depth == 0:
+                    break
+        else:
+            at += 1
+    return at if at < len(toks) and toks[at].kind == "SUP" else None
 
 
 def group_start(toks: Sequence[Tok], m: int) -> int:

@@ -35,7 +35,7 @@ from typing import Any
 
 from sympy import Expr, Rational
 
-from attncheck.verify.lexer import BOLD, LexError, Tok, group_start, tokenize
+from attncheck.verify.lexer import BOLD, LexError, Tok, group_start, sum_limit_sup, tokenize
 from attncheck.verify.parse import Notation, prepare
 from attncheck.verify.rows import Row, lists_components
 
@@ -1329,7 +1329,7 @@ def _limited_sums(rows: Sequence[Sequence[Row]]) -> Iterator[tuple[Sequence[Tok]
     for toks in _every_piece(rows):
         for n, t in enumerate(toks):
             if t.kind == "SUM":
-                sup = _limit_sup(toks, n + 1)
+                sup = sum_limit_sup(toks, n + 1)
                 if sup is not None:
                     yield toks, sup
 
@@ -1388,22 +1388,6 @@ def _counted_from_zero(toks: Sequence[Tok], sup: int) -> str | None:
     below = [t.kind for t in toks[at + 1:sup]]
     zero = any(t.kind == "NUMBER" and t.value == "0" for t in toks[at + 1:sup]) and "REL" in below
     return _letter(top[0]) if zero else None
-
-
-def _limit_sup(toks: Sequence[Tok], at: int) -> int | None:
-    """Where the upper limit's ^ is, right after \\sum (and its _{…}), else None."""
-    if at < len(toks) and toks[at].kind == "SUB":
-        at += 1
-        if at < len(toks) and toks[at].kind == "LBRACE":
-            depth = 0
-            while at < len(toks):
-                depth += {"LBRACE": 1, "RBRACE": -1}.get(toks[at].kind, 0)
-                at += 1
-                if depth == 0:
-                    break
-        else:
-            at += 1
-    return at if at < len(toks) and toks[at].kind == "SUP" else None
 
 
 def _limit_text(toks: Sequence[Tok], at: int) -> str | None:
