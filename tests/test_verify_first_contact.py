@@ -2431,13 +2431,17 @@ def test_an_index_letter_as_the_quantity_of_an_expectation() -> None:
 
 # -- batch 48 ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("rhs,status", [("p_j - \\delta_{jy}", "holds"), ("p_j + \\delta_{jy}", "fails")])
-def test_kronecker_indices_as_written_beside_the_label_letter(rhs: str, status: str) -> None:
-    # −log p_y with the label y (renamed t) also the class index: δ_{jy} was δ_{jt} while z_y
-    # kept y — two classes, and a false fail
-    text = ("$$\\operatorname{softmax}(z)_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
-            "$$L = -\\log p_y, \\quad \\frac{\\partial L}{\\partial z} = p - y$$\n\n"
-            "Softmax 的雅可比矩阵：\n\n$$\\frac{\\partial p_i}{\\partial z_j} = p_i (\\delta_{ij} - p_j)$$\n\n"
-            "$$\\frac{\\partial L}{\\partial z_j} = -\\frac{\\partial z_y}{\\partial z_j} + "
-            f"\\frac{{e^{{z_j}}}}{{\\sum_k e^{{z_k}}}} = {rhs}$$\n")
-    assert _verdicts(text)[-1] == status
+@pytest.mark.parametrize("written,index", [("\\delta_{jy}", "y"), ("\\delta_{j,y}", "y"),
+                                           ("p_y", "y")])
+def test_kronecker_indices_as_written_beside_the_label_letter(written: str, index: str) -> None:
+    # −log p_y with the label y (renamed t) also the class index: δ_{jy} was δ_{jt} while p_y
+    # kept y — two classes, and a false fail once the note's p was read
+    from sympy import KroneckerDelta
+
+    from attncheck.verify.lexer import tokenize
+    from attncheck.verify.parse import Notation, Parser, index_symbol
+
+    parser = Parser(Notation(rename={"y": "t", "p": "y", "z": "x"}))
+    value = parser.tokens_expression(tokenize(written))
+    got = value.args[1] if isinstance(value, KroneckerDelta) else value.indices[0]
+    assert got == index_symbol(index)

@@ -1044,9 +1044,7 @@ def _lone_jacobian(rows: Sequence[Sequence[Row]], named: set[str]) -> tuple[str,
                 continue  # (a numerator and its own denominator only)
             if w in LOSS_NAMES:
                 continue  # ∂L/∂p_j: the loss's derivatives name no new letter
-            if w == z:
-                continue  # ∂z_y/∂z_j: the scores by themselves, δ — no new letter named
-            if w in named or "e" in (w, z) or not (w.islower() and z.islower()):
+            if w == z or w in named or "e" in (w, z) or not (w.islower() and z.islower()):
                 return None  # a letter defined (z_1 = 20 only gives z values), a capital
             seen.add((w, z))
     return next(iter(seen)) if len(seen) == 1 else None
