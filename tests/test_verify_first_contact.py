@@ -2427,3 +2427,21 @@ def test_an_index_letter_as_the_quantity_of_an_expectation() -> None:
     r = verify_text(text, "n.md", numeric=False)
     assert r.steps[-1].status.value in ("not-read", "not-checked", "holds", "holds-given")
     assert r.steps[-1].status.value != "fails"
+
+
+# -- batch 48 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("written,index", [("\\delta_{jy}", "y"), ("\\delta_{j,y}", "y"),
+                                           ("p_y", "y")])
+def test_kronecker_indices_as_written_beside_the_label_letter(written: str, index: str) -> None:
+    # −log p_y with the label y (renamed t) also the class index: δ_{jy} was δ_{jt} while p_y
+    # kept y — two classes, and a false fail once the note's p was read
+    from sympy import KroneckerDelta
+
+    from attncheck.verify.lexer import tokenize
+    from attncheck.verify.parse import Notation, Parser, index_symbol
+
+    parser = Parser(Notation(rename={"y": "t", "p": "y", "z": "x"}))
+    value = parser.tokens_expression(tokenize(written))
+    got = value.args[1] if isinstance(value, KroneckerDelta) else value.indices[0]
+    assert got == index_symbol(index)

@@ -512,6 +512,31 @@ def _bare_relations(toks: Sequence[Tok]) -> list[Tok]:
     return out
 
 
+#: Marks a letter to be read as the index the note wrote, never renamed (δ_{jy}: see below).
+AS_WRITTEN = "\u2063"
+
+
+def _delta_letters_as_written(toks: Sequence[Tok]) -> list[Tok]:
+    """δ_{jy}: the letters of Kronecker's subscript are indices as written — y stays y where
+    the note's label y is renamed t, as the y of z_y (written _y) does; renamed, δ_{jt} and z_y
+    named two classes."""
+    out = list(toks)
+    for n, t in enumerate(toks):
+        if not (t.kind == "GREEK" and t.value == "delta" and n + 3 < len(toks) and
+                toks[n + 1].kind == "SUB" and toks[n + 2].kind == "LBRACE"):
+            continue
+        end = next((m for m in range(n + 3, min(n + 9, len(toks))) if toks[m].kind == "RBRACE"),
+                   None)
+        inner = toks[n + 3:end] if end is not None else []
+        if end is None or not all(u.kind in ("LETTER", "COMMA") for u in inner) or \
+                not any(u.kind == "LETTER" for u in inner):
+            continue
+        for m in range(n + 3, end):
+            if out[m].kind == "LETTER" and len(out[m].value) == 1:
+                out[m] = replace(out[m], value=out[m].value + AS_WRITTEN)
+    return out
+
+
 def prepare(toks: Sequence[Tok]) -> list[Tok]:
     """Tokens as the grammar wants them: E( and D( are operators, commentary goes.
 
@@ -522,7 +547,7 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
         raise ParseProblem(f"an expression of {len(toks)} tokens (limit {MAX_TOKENS})",
                            toks[0].start)
     toks = _products_of_sums(_sums_as_names(_entries_of_sigma(_indexed_exponents(
-        _indicators_of_letters(_bare_relations(toks))))))
+        _indicators_of_letters(_bare_relations(_delta_letters_as_written(toks)))))))
     skip: set[int] = set()
     out: list[Tok] = []
     open_bars: list[str] = []
@@ -1181,6 +1206,8 @@ class _Build(Transformer_NonRecursive):
     # -- atoms -------------------------------------------------------------------------
     def letter(self, meta: Any, ch: list[Token]) -> Any:
         name = str(ch[0])
+        if name.endswith(AS_WRITTEN):  # δ_{jy}: an index as written (see prepare)
+            return self._index_letter(name[:-1])
         if self.n.jacobian == "J" and name.replace(BOLD, "") == "J":
             return JacobianOf(Symbol("y"), Symbol("x"))  # the note's J: softmax's Jacobian
         if BOLD in name:  # \mathbf{x}: a vector (a random family, or one of softmax's)
