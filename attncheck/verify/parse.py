@@ -932,9 +932,9 @@ def _literal_entries(e: Expr) -> bool:
 
 
 def _swapped(e: Expr) -> Expr:
-    """An entry at (ROW, COL) → the entry at (COL, ROW): the transpose."""
-    return e.xreplace({ROW: COL, COL: ROW}) if not e.has(Dummy) else e.subs(
-        {ROW: COL, COL: ROW}, simultaneous=True)
+    """An entry at (ROW, COL) → the entry at (COL, ROW): the transpose (xreplace swaps both
+    placeholders in one pass)."""
+    return e.xreplace({ROW: COL, COL: ROW})
 
 
 def _order(d: _Fn, meta: Any) -> int:
@@ -1734,8 +1734,14 @@ class _Build(Transformer_NonRecursive):
             return None
         at = _scores_at_entry(inner)
         at = inner if at is None else at  # (softmax(max(z)): no entry, a constant)
-        k = next(index_symbol(c) for c in "kjlmr" if index_symbol(c) not in inner.free_symbols)
-        return _SoftmaxOf(exp(at) / Sum(exp(at.xreplace({ROW: k})), (k, 1, self._length())))
+        return _SoftmaxOf(exp(at) / self._exp_sum(at, inner.free_symbols))
+
+    def _exp_sum(self, at: Expr, taken: set[Any]) -> Expr:
+        """Σ_k e^{at(k)} over the scores' entries: ``at`` is the entry at :data:`ROW` (k an
+        index letter neither ``at`` nor ``taken`` uses)."""
+        k = next(index_symbol(c) for c in "kjlmr"
+                 if index_symbol(c) not in taken | at.free_symbols)
+        return Sum(exp(at.xreplace({ROW: k})), (k, 1, self._length()))
 
     def _log_sum_exp(self, inner: Any) -> Expr | None:
         """LSE(𝐳), logsumexp(z − c): log Σ_k e^{z_k} of the whole scores (or of an expression
@@ -1748,10 +1754,7 @@ class _Build(Transformer_NonRecursive):
             at = _scores_at_entry(inner)
         else:
             return None
-        if at is None:
-            return None
-        k = next(index_symbol(c) for c in "kjlmr" if index_symbol(c) not in at.free_symbols)
-        return log(Sum(exp(at.xreplace({ROW: k})), (k, 1, self._length())))
+        return None if at is None else log(self._exp_sum(at, set()))
 
     def _apply(self, f: _Fn, arg: Any, meta: Any) -> Any:
         """f applied to arg: \\log x, σ(z), ∂/∂x_j (…), f'(x)."""
@@ -2263,25 +2266,26 @@ class _Build(Transformer_NonRecursive):
         """M v, M N, Jᵀ g with M a matrix of softmax's (diag(y) − y yᵀ, ∂y/∂x, J_σᵀ) and v a
         whole vector of softmax's (∂L/∂y, p − y, 𝐠): entry by entry, Σ_k M_{ik} v_k and
         Σ_k M_{ik} N_{kj}; None for anything else."""
-        ma, mb = _as_matrix(a), _as_matrix(b)
-        if ma is None or not (mb is not None or self._entries(b) is not None):
+        ma = _as_matrix(a)
+        if ma is None:
+            return None
+        mb = _as_matrix(b)
+        right = mb.entry if mb is not None else self._entries(b)
+        if right is None:
             return None
         taken = ma.entry.free_symbols | (mb.entry.free_symbols if mb is not None else set())
         k = next(index_symbol(c) for c in "kmlruvw" if index_symbol(c) not in taken)
-        left = ma.entry.xreplace({COL: k})
-        if mb is not None:
-            return _Matrix(Sum(left * mb.entry.xreplace({ROW: k}), (k, 1, self._length())))
-        v = self._entries(b)
-        assert v is not None
-        return _EntryVec(Sum(left * v.xreplace({ROW: k}), (k, 1, self._length())))
+        total = Sum(ma.entry.xreplace({COL: k}) * right.xreplace({ROW: k}), (k, 1, self._length()))
+        return _Matrix(total) if mb is not None else _EntryVec(total)
 
     def _matrix_sum(self, a: Any, b: Any, sign: int, meta: Any) -> _Matrix:
         """diag(y) − y yᵀ (and diag(s) − sᵀs, with row vectors): entry by entry."""
         def entry(m: Any) -> Expr:
+            matrix = _as_matrix(m)
+            if matrix is not None:
+                return matrix.entry
             if isinstance(m, _Paren):
                 m = m.expr
-            if _as_matrix(m) is not None:
-                return _as_matrix(m).entry  # type: ignore[union-attr]
             if isinstance(m, _RowOuter):  # beside a matrix, yᵀy is the outer product
                 return m.a.coeff * m.b.coeff * IndexedBase(m.a.name)[ROW] * \
                     IndexedBase(m.b.name)[COL]

@@ -119,18 +119,19 @@ def _text_paren(t: Tok) -> int:
 def _depth_walk(toks: Sequence[Tok]) -> list[int]:
     r"""Nesting depth before each token (brackets, braces, environments, and a parenthesis
     that words open and close around math: \text{(since }\sum_i t_i = 1\text{)})."""
-    closers = [n for n, t in enumerate(toks) if _text_paren(t) < 0]
+    parens = [_text_paren(t) for t in toks]
+    last_closer = max((n for n, p in enumerate(parens) if p < 0), default=-1)
     out: list[int] = []
     stack: list[str] = []
     for n, t in enumerate(toks):
         if t.kind in _CLOSE and stack and stack[-1] == _CLOSE[t.kind]:
             stack.pop()
-        elif _text_paren(t) < 0 and stack and stack[-1] == "TEXTPAR":
+        elif parens[n] < 0 and stack and stack[-1] == "TEXTPAR":
             stack.pop()
         out.append(len(stack))
         if t.kind in _OPEN:
             stack.append(t.kind)
-        elif _text_paren(t) > 0 and any(c > n for c in closers):
+        elif parens[n] > 0 and n < last_closer:  # (opened only where words close it later)
             stack.append("TEXTPAR")
     return out
 
@@ -513,16 +514,16 @@ def _trailing_reason(toks: list[Tok]) -> tuple[list[Tok], str]:
 
 
 #: How a token of math inside a remark's words is shown (× for \times, π for \pi).
-_SHOWN = {"TIMES": " × ", "CDOT": " · ", "PLUS": " + ", "MINUS": " − ", "REL": " = ", "SUM": "Σ",
+_SHOWN = {"TIMES": " × ", "CDOT": " · ", "PLUS": " + ", "MINUS": " − ", "SUM": "Σ",
           "LBRACE": "", "RBRACE": ""}
 
 
 def _said(t: Tok) -> str:
-    if t.kind == "TEXT":
-        return f" {t.note.strip()} "
+    if t.kind in ("TEXT", "REL"):
+        return f" {t.note.strip() if t.kind == 'TEXT' else t.value} "
     if t.kind == "GREEK":
         return GREEK.get(t.value, t.value)
-    return _SHOWN.get(t.kind, t.value) if t.kind != "REL" or t.value == "=" else f" {t.value} "
+    return _SHOWN.get(t.kind, t.value)
 
 
 def _remarks_in_parentheses(toks: list[Tok]) -> list[Tok]:
@@ -752,8 +753,8 @@ def _is_cases(side: Sequence[Tok], last: bool) -> bool:
     if not side or side[0].kind != "BEGIN" or side[-1].kind != "END":
         return False
     name = side[0].value.rstrip("*")
-    if not last and any(len(_split_top(b, {"AMP"})) < 2 or _relations_at_top(_split_top(b, {"AMP"})[0])
-                        for b in _split_top(side[1:-1], {"ROWSEP"}) if b):
+    cells = [_split_top(b, {"AMP"}) for b in _split_top(side[1:-1], {"ROWSEP"}) if b]
+    if not last and any(len(c) < 2 or _relations_at_top(c[0]) for c in cells):
         return False  # between two relations, each branch its value & its condition — only
     return name in ("cases", "dcases") or (name == "array" and (last or braced))
 
