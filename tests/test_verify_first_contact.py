@@ -2445,3 +2445,104 @@ def test_kronecker_indices_as_written_beside_the_label_letter(written: str, inde
     value = parser.tokens_expression(tokenize(written))
     got = value.args[1] if isinstance(value, KroneckerDelta) else value.indices[0]
     assert got == index_symbol(index)
+
+
+# -- batch 49 ----------------------------------------------------------------------------
+
+_SIGMA_JACOBIAN = ("The Jacobian of the softmax function $\\sigma(\\mathbf{{z}})$ is:\n\n"
+                   "$$\\frac{{\\partial \\sigma_i}}{{\\partial z_j}} = {rhs}$$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\sigma_i (\\delta_{ij} - \\sigma_j)", "holds"),
+    ("\\sigma_i (\\delta_{ij} + \\sigma_j)", "fails"),
+])
+def test_sigma_times_a_bracket_is_no_call(rhs: str, status: str) -> None:
+    # σ_i(δ_ij − σ_j) was read as σ applied to δ: δ became the scores, z unknown
+    assert _verdicts(_SIGMA_JACOBIAN.format(rhs=rhs)) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\frac{0 \\cdot S - e^{x_i} e^{x_j}}{S^2}", "holds"),
+    ("\\frac{S - e^{x_i} e^{x_j}}{S^2}", "fails"),
+])
+def test_a_case_label_line_names_the_case_of_what_follows(rhs: str, status: str) -> None:
+    # a page whose case headings became plain lines: "情况2:\( i \neq j \)(…)", then a list
+    # item, then the display — once judged for every i, j: a false fail
+    text = ("设 $s_i = \\frac{e^{x_i}}{S}$，$S = \\sum_k e^{x_k}$\n\n"
+            "情况2:\\( i \\neq j \\)(自变量对其他元素求导)\n"
+            "- 此时 \\( x_j \\) 出现在分母 \\( S \\) 中:\n"
+            f"$$\n\\frac{{\\partial s_i}}{{\\partial x_j}} = {rhs}\n$$\n")
+    assert _verdicts(text) == [status]
+
+
+_LAYER = ("$$z = W x + b$$\n\n$$p_i = \\frac{{e^{{z_i}}}}{{\\sum_k e^{{z_k}}}}$$\n\n"
+          "$$L = -\\sum_i y_i \\ln(p_i)$$\n\nwith $y$ one-hot.\n\n$$\n{claim}\n$$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\frac{\\partial L}{\\partial W} = (p - y) x^\\top", "holds"),
+    ("\\frac{\\partial L}{\\partial W} = (p + y) x^\\top", "fails"),
+    ("\\frac{\\partial L}{\\partial W} = (p - y) p^\\top", "fails"),
+    ("\\frac{\\partial L}{\\partial b} = p - y", "holds"),
+    ("\\frac{\\partial L}{\\partial b} = y - p", "fails"),
+])
+def test_gradients_by_the_whole_weights_and_bias(claim: str, status: str) -> None:
+    # ∂L/∂W = (p − y)xᵀ through the note's linear layer: the (k, d) entry (p_k − y_k) x_d
+    assert _verdicts(_LAYER.format(claim=claim)) == [status]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\nabla_{z}\\pi = \\mathrm{diag}(\\pi) - \\pi\\,\\pi^\\top", "holds"),
+    ("\\nabla_{z}\\pi = \\mathrm{diag}(\\pi) + \\pi\\,\\pi^\\top", "fails"),
+    ("\\operatorname{softmax}(z) = \\pi", "holds"),
+    ("\\operatorname{softmax}(2z) = \\pi", "fails"),
+])
+def test_the_whole_output_against_whole_forms(claim: str, status: str) -> None:
+    text = ("$$\\pi_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\nNow we check:\n\n"
+            f"$$\n{claim}\n$$\n\nfor every $z$.\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\text{Var}(aX) = a^2 \\text{Var}(X)", "holds"),
+    ("\\text{Var}(aX) = a \\text{Var}(X)", "fails"),
+])
+def test_generic_variables_beside_an_indexed_capital(claim: str, status: str) -> None:
+    # X in the variance rules, X_{ij} the embeddings later on: X alone is still a random
+    # variable; "If Var(X) = 0, …" is a case, not an assumption (it once crashed the file)
+    text = ("If $\\text{Var}(X) = 0$, all values are equal to the mean.\n\n"
+            f"$$\n{claim}\n$$\n\n$$X_{{ij}} = 2$$\n")
+    assert _verdicts(text)[:1] == [status]
+
+
+def test_a_marimo_notebook_is_read_for_its_markdown_cells() -> None:
+    notebook = ('import marimo\n\napp = marimo.App()\n\n\n@app.cell\ndef _(mo):\n    mo.md(\n'
+                '        r"""\n        $$p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n'
+                '        $$\\frac{\\partial p_i}{\\partial z_i} = p_i(1 - p_i)$$\n\n'
+                '        $$\\frac{\\partial p_i}{\\partial z_i} = p_i(1 + p_i)$$\n'
+                '        """\n    )\n    return\n')
+    r = verify_text(notebook, "n.py", numeric=False)
+    claims = [(s.location.line, s.status.value) for s in r.steps if s.kind == "claim"]
+    assert claims == [(12, "holds"), (14, "fails")]  # the lines of the .py file itself
+
+
+def test_a_jupyter_notebook_is_read_for_its_markdown_cells() -> None:
+    import json
+
+    cells = [{"cell_type": "code", "source": ["x = 1  # $$a = b$$\n"]},
+             {"cell_type": "markdown", "source": [
+                 "$$p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n", "\n",
+                 "$$\\frac{\\partial p_i}{\\partial z_i} = p_i(1 + p_i)$$\n"]}]
+    text = json.dumps({"cells": cells, "nbformat": 4}, indent=1, ensure_ascii=False)
+    r = verify_text(text, "n.ipynb", numeric=False)
+    claims = [(s.location.line, s.status.value) for s in r.steps if s.kind == "claim"]
+    line = text.split("\n").index(next(x for x in text.split("\n") if "(1 + p_i)" in x)) + 1
+    assert claims == [(line, "fails")]
+
+
+def test_a_python_file_that_is_no_notebook_is_refused() -> None:
+    from attncheck.verify.errors import VerifyError
+
+    with pytest.raises(VerifyError, match="not a marimo notebook"):
+        verify_text("print('$$a = b$$')\n", "n.py", numeric=False)

@@ -1077,6 +1077,9 @@ class _Builder:
                 value.is_Integer and value > 0:
             self.values[name] = value  # "d_k = 64": the example's dimension, from here on
             return
+        if isinstance(name, Symbol) and name.name == "x" and \
+                value.has(Symbol("W"), IndexedBase("W")):
+            return  # z = Wx + b: the scores as the note's linear layer (see linear_layer)
         if isinstance(name, Indexed) and str(name.base.label) in ("y", "x", "t") and not (
                 str(name.base.label) == "t" and all(a.is_Integer for a in name.indices)):
             # y_i := e^{x_i}/Σ…: softmax's own; a label's value Y_{11} := 1 in a worked

@@ -1566,8 +1566,9 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             # could be true of it, whatever it is
             return refused(f"{', '.join(opaque)}: a function verify does not evaluate; a "
                            "claim about its values is not checked")
+        # (whole vectors at their entries, as they were compared: softmax(2z) = p is about p_i)
         unknown = [_in_note_letters(u, model_notation(ctx)) for u in _unknown_quantities(
-            lhs, rhs, model, ctx.notation, only_vectors=checker == "calculus",
+            *matrix_entries(lhs, rhs), model, ctx.notation, only_vectors=checker == "calculus",
             declared=declared)]
         if unknown:
             # with S_i, ŷ_1 whose meaning it never read: the note's definition was not understood
@@ -1810,9 +1811,9 @@ def _survey(source: Source, events: Sequence[Any], fmt: Format, settings: Settin
     found = survey(rows, default, state.families, state.dim)
     # "$a_i^{[L]}$，即 $\hat y$": names the words give the softmax output
     texts = [e.text for e in events if isinstance(e, Prose)]
-    found = prose_constants(texts, prose_aliases(texts, found))
     # "### Softmax Jacobian" then $$J = diag(s) − s sᵀ$$: a heading names it as well as words
     titles = [e.text for e in events if isinstance(e, Heading)]
+    found = prose_constants(texts, prose_aliases(texts + titles, found))
     found = linear_layer(rows, prose_jacobian(rows, texts + titles, found))
     return state.notation(found), state, notes
 
@@ -2155,8 +2156,10 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
                 # "## 当 $m \neq n$ 时 … ### 步骤1": a subsection stays in its section's case
                 case, case_level = (f"{named}. " if named else ""), e.level
             continue
-        if isinstance(e, Prose) and _BOLD_LINE.fullmatch(e.text.strip()):
-            # **情况2：`i ≠ j` (非对角线元素)**: a bold line stands as a heading does
+        if isinstance(e, Prose) and (_BOLD_LINE.fullmatch(e.text.strip()) or
+                                     _CASE_LABEL_LINE.fullmatch(e.text.strip())):
+            # **情况2：`i ≠ j` (非对角线元素)**: a bold line stands as a heading does, and so
+            # does a line that is a numbered case's label alone ("情况2:$i \neq j$(…)")
             named = names_a_case(e.text.strip().strip("*_ "))
             if named:
                 case = f"{named}. "
@@ -2247,6 +2250,10 @@ def _case_words(said: re.Match[str]) -> str:
 
 #: A paragraph that is one bold line (a heading in all but name).
 _BOLD_LINE = re.compile(r"(\*\*|__)[^*\n]{1,200}\1[:：.]?")
+#: A line that is a numbered case's label and no more: "情况2:$i \neq j$(自变量对其他元素求导)",
+#: "Case 2: $i \neq j$".
+_CASE_LABEL_LINE = re.compile(r"(?:情况|情形|case)\s*(?:\d+|[一二三四五六七八九十]|[ivx]{1,4})\s*[:：.]"
+                              r"[^\n]{1,120}", re.IGNORECASE)
 #: A paragraph that proves the statement before it.
 _PROOF = re.compile(r"\W*(?:proof|证明|證明)\b", re.IGNORECASE)
 #: The case a display's own sentence gives after it: "$$ … $$ where $j \neq i$."

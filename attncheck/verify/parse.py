@@ -247,8 +247,11 @@ def matrix_entries(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
     i ≠ j apart, so one symbolic entry stands for the whole matrix; softmax(z) =
     softmax(z − c) at a general entry i.  Other sides as they are."""
     if isinstance(lhs, EntryVector) != isinstance(rhs, EntryVector):
-        # softmax(z) = e^z / Σ_j e^{z_j}: the other side written in the whole scores vector
-        lhs, rhs = (v if isinstance(v, EntryVector) else _whole_scores(v) for v in (lhs, rhs))
+        # softmax(z) = e^z / Σ_j e^{z_j}: the other side written in the whole scores vector;
+        # p = softmax(z): the whole output (or label) itself, entry by entry
+        lhs, rhs = (v if isinstance(v, EntryVector) else
+                    EntryVector(IndexedBase(v.name)[ROW]) if v in (Symbol("y"), Symbol("t"))
+                    else _whole_scores(v) for v in (lhs, rhs))
     if isinstance(lhs, EntryVector) and isinstance(rhs, EntryVector):
         taken = lhs.free_symbols | rhs.free_symbols
         i = next(index_symbol(c) for c in "ijklmr" if index_symbol(c) not in taken)
@@ -868,6 +871,9 @@ class _Matrix:
 
     entry: Expr
 
+    def times(self, c: Expr) -> _Matrix:
+        return _Matrix(self.entry * c)
+
 
 @dataclass(frozen=True)
 class _MatrixBefore:
@@ -966,6 +972,9 @@ class _EntryVec:
     :data:`ROW` — compared entry by entry as an :class:`EntryVector`."""
 
     entry: Expr
+
+    def times(self, c: Expr) -> _EntryVec:
+        return _EntryVec(self.entry * c)
 
 
 @dataclass(frozen=True)
@@ -1874,13 +1883,21 @@ class _Build(Transformer_NonRecursive):
             return False
         return f in (LOSS,) or any(str(a.base.label) in SOFTMAX_BASES for a in f.atoms(Indexed))
 
-    def _gradient(self, x: Any) -> _EntryVec | None:
+    def _gradient(self, x: Any) -> _EntryVec | _Matrix | JacobianOf | None:
         """∇_z L, ∇_𝐩 L: the gradient of a quantity of softmax's by its whole scores or its
-        whole output, entry by entry; None for anything else."""
+        whole output, entry by entry; ∇_z π of the whole output, its Jacobian; ∂L/∂W, ∂L/∂𝐛 by the whole weights or bias of the
+        note's linear layer (see notation.linear_layer) as a matrix or a vector; None for
+        anything else."""
+        if isinstance(x, _Fn) and x.name == "d/d" and isinstance(x.body, Expr):
+            layer = self._by_layer(x.body, x.var)
+            if layer is not None:
+                return layer.times(x.coeff)
         if not (isinstance(x, _Fn) and x.name == "d/d" and x.body is not None and
                 x.var in (Symbol("x"), Symbol("y"))):
             return None
         by = str(x.var)
+        if by == "x" and x.body == Symbol("y") and self._scores_named():
+            return JacobianOf(Symbol("y"), Symbol("x"))  # ∇_z π, π softmax's whole output
         if by == "x" and not self._by_whole_scores(x.body, bold=True):
             return None
         if by == "y" and not (self._scores_named() and isinstance(x.body, Expr) and
@@ -1889,13 +1906,27 @@ class _Build(Transformer_NonRecursive):
             return None
         return _EntryVec(x.coeff * Derivative(x.body, IndexedBase(by)[ROW]))
 
+    def _by_layer(self, f: Expr, var: Any) -> _EntryVec | _Matrix | None:
+        """∂L/∂W, ∂L/∂𝐛 by the whole weights or bias of the note's linear layer (see
+        notation.linear_layer): the matrix whose (k, d) entry is ∂L/∂W_{kd} (class k's row,
+        the input's entry d), the vector of the ∂L/∂b_k; None for anything else."""
+        if isinstance(var, Symbol) and self.n.rename.get(var.name) in ("W", "bias"):
+            var = Symbol(self.n.rename[var.name])  # ∂L/∂b, b the note's bias (unindexed)
+        if var not in (Symbol("W"), Symbol("bias")) or \
+                not {"W", "h"} <= set(self.n.rename.values()) or \
+                not self._by_whole_scores(f, bold=True):
+            return None
+        if var == Symbol("W"):
+            return _Matrix(Derivative(f, IndexedBase("W")[ROW, COL]))
+        return _EntryVec(Derivative(f, IndexedBase("bias")[ROW]))
+
     def _entries(self, t: Any) -> Expr | None:
         """A whole vector of softmax's at its entry :data:`ROW` (𝐩, p where p is the note's
         output, ∂L/∂z), else None."""
         if isinstance(t, _Paren):
             t = t.expr
         gradient = self._gradient(t)
-        if gradient is not None:
+        if isinstance(gradient, _EntryVec):
             return gradient.entry
         if isinstance(t, _EntryVec):
             return t.entry
@@ -1958,6 +1989,9 @@ class _Build(Transformer_NonRecursive):
         product = self._matrix_product(a, b)
         if product is not None:
             return product
+        outer = self._outer(a, b)
+        if outer is not None:
+            return outer
         if juxtaposed and isinstance(b, _Dots) and isinstance(a, (Expr, _Series)) and \
                 (isinstance(a, _Series) or a.has(Indexed)):
             # e^{x_1} + e^{x_2} … + e^{x_k}, −t_1 log y_1 ⋯ − t_n log y_n: dots written with no
@@ -2167,6 +2201,9 @@ class _Build(Transformer_NonRecursive):
         if x == Symbol("x") and not isinstance(top, _Vector) and self._by_whole_scores(f, bold):
             # ∂L/∂z, z the note's whole scores: the gradient, entry by entry
             return _EntryVec(Derivative(f, IndexedBase("x")[ROW]))
+        layer = self._by_layer(f, x)
+        if layer is not None:
+            return layer
         if isinstance(x, (Indexed, Symbol)):
             self._entry_by_whole(f, x, meta)
             return Derivative(f, x)
@@ -2277,6 +2314,22 @@ class _Build(Transformer_NonRecursive):
         k = next(index_symbol(c) for c in "kmlruvw" if index_symbol(c) not in taken)
         total = Sum(ma.entry.xreplace({COL: k}) * right.xreplace({ROW: k}), (k, 1, self._length()))
         return _Matrix(total) if mb is not None else _EntryVec(total)
+
+    def _outer(self, a: Any, b: Any) -> _Matrix | None:
+        """(p − y) hᵀ, (∇_z L) xᵀ: a whole vector of softmax's (a column) times the layer's
+        input or a softmax vector transposed (a row) — the matrix whose (i, j) entry is
+        a_i b_j; None for anything else."""
+        while isinstance(b, _Paren):
+            b = b.expr
+        if not (isinstance(b, _Vector) and b.transposed and b.name in ("h", "x", "y", "t")) or \
+                (b.name == "h" and "h" not in self.n.rename.values()):
+            return None
+        if isinstance(a, _Vector) and self._whole(a):
+            return None  # y yᵀ: the outer product of two softmax vectors, read in _product
+        column = self._entries(a)
+        if column is None:
+            return None
+        return _Matrix(column * b.coeff * IndexedBase(b.name)[COL])
 
     def _matrix_sum(self, a: Any, b: Any, sign: int, meta: Any) -> _Matrix:
         """diag(y) − y yᵀ (and diag(s) − sᵀs, with row vectors): entry by entry."""
