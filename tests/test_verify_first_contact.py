@@ -2546,3 +2546,27 @@ def test_a_python_file_that_is_no_notebook_is_refused() -> None:
 
     with pytest.raises(VerifyError, match="not a marimo notebook"):
         verify_text("print('$$a = b$$')\n", "n.py", numeric=False)
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\mathrm{Var}(\\ell) = d_k", "holds"),
+    ("\\mathrm{Var}(\\ell) = \\sqrt{d_k}", "fails"),
+])
+def test_ell_given_a_value_in_the_vectors_is_a_quantity(claim: str, status: str) -> None:
+    # "the unscaled logit is the dot product $\ell = q^\top k = Σ q_i k_i$": ℓ is no index here
+    text = ("Let $q_i, k_i \\sim \\mathcal{N}(0, 1)$ be independent. The unscaled logit is the "
+            "dot product $\\ell = q^\\top k = \\sum_{i=1}^{d_k} q_i k_i$.\n\n"
+            f"$$\n{claim}\n$$\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("-\\sum_i y_i \\ln(p_i) = -y^\\top \\ln(p)", "holds"),
+    ("-\\sum_i y_i \\ln(p_i) = -p^\\top \\ln(y)", "fails"),
+    ("-\\sum_i y_i \\ln(p_i) = -\\mathbf{y}^\\top \\log \\mathbf{p}", "holds"),
+    ("-\\sum_i y_i \\ln(p_i) = -2\\mathbf{y}^\\top \\log \\mathbf{p}", "fails"),
+])
+def test_a_row_vector_times_the_log_of_a_vector(claim: str, status: str) -> None:
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\nwith $y$ one-hot.\n\n"
+            f"$$\n{claim}\n$$\n")
+    assert _verdicts(text) == [status]

@@ -523,6 +523,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     spread, square = _spread(rows, families, output)
     length = _length(rows, {k for k, v in rename.items() if v in ("x", "y", "t")} |
                      ({"x", "y", "t"} - set(rename)), families, dim)
+    if "ell" not in rename and _ell_is_a_quantity(rows, families):
+        rename["ell"] = "ell"
     return Notation(families=families, dim=dim, rename=rename, spread=spread, length=length,
                     spread_square=square,
                     functions=frozenset(functions - {"L"}), scalars=scalars,
@@ -1028,6 +1030,21 @@ def _lists_itself(name: str, pieces: Sequence[Any]) -> bool:
 def _written_softmaxes(rows: Sequence[Sequence[Row]]) -> set[str]:
     """The scores of every softmax the note writes (e^{z_i}/Σ_j e^{z_j}, softmax(z)_i)."""
     return {z for toks in _every_piece(rows) for z in [_softmax_logits(toks)] if z}
+
+
+def _ell_is_a_quantity(rows: Sequence[Sequence[Row]], families: Sequence[str]) -> bool:
+    """``ℓ = qᵀk = Σ_i q_i k_i``: ℓ given a value in the random vectors — a quantity of the
+    note's (the logit), not the index letter ℓ it is elsewhere."""
+    for block in rows:
+        for row in block:
+            if not row.relations or row.relations[0].value not in ("=", ":=") or \
+                    len(row.pieces) < 2 or row.pieces[0] is None or row.pieces[1] is None:
+                continue
+            left = [t for t in row.pieces[0].toks if t.kind != "QUAD"]
+            if len(left) == 1 and left[0].kind == "GREEK" and left[0].value == "ell" and any(
+                    _letter(t) in families for t in row.pieces[1].toks):
+                return True
+    return False
 
 
 def _lone_jacobian(rows: Sequence[Sequence[Row]], named: set[str]) -> tuple[str, str] | None:

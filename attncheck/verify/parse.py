@@ -877,8 +877,9 @@ class _Matrix:
 
 @dataclass(frozen=True)
 class _MatrixBefore:
-    """A matrix followed by an operator still waiting for its operand (Jᵀ ∇_𝐩 L): the
-    operator takes what follows, then the matrix multiplies the result."""
+    """A matrix (or a row vector) followed by an operator still waiting for its operand
+    (Jᵀ ∇_𝐩 L, 𝐲ᵀ log 𝐩): the operator takes what follows, then the matrix multiplies the
+    result."""
 
     matrix: Any
     operator: Any
@@ -1254,6 +1255,8 @@ class _Build(Transformer_NonRecursive):
             return pi  # (π(v) = e^{z_v}/Σ_u e^{z_u}: a policy's letter, the note's softmax)
         if g == "ell" and self.n.rename.get("ell") == "L":
             return LOSS  # ℓ = −Σ_k y_k log ŷ_k: the note's loss, by its letter
+        if g == "ell" and self.n.rename.get("ell") == "ell":
+            return Symbol("ℓ")  # ℓ = qᵀk: the note's logit (see notation._ell_is_a_quantity)
         if g == "ell":
             return index_symbol("ℓ")
         if g in ("rho", "varrho") and self.model.dependent:
@@ -1812,6 +1815,11 @@ class _Build(Transformer_NonRecursive):
             # max(𝐱), max(z): the largest entry, as max(z_i) and \max_k z_k are
             out: Expr = Function(name)(IndexedBase(whole))
             return f.coeff * (self._pow(out, f.power, meta) if f.power != 1 else out)
+        if name in ("log", "ln", "exp") and whole is not None and f.power == 1 and not f.primes \
+                and isinstance(inner, _Vector):
+            # log 𝐩, exp(𝐳): entry by entry (−𝐲ᵀ log 𝐩 is Σ_k y_k log p_k)
+            at = IndexedBase(whole)[ROW]
+            return _EntryVec(f.coeff * (log(at) if name != "exp" else exp(at)))
         x = self.v(arg, meta, f"in {f.name}")
         if name in ("log", "ln"):
             out = log(x)
@@ -1986,12 +1994,18 @@ class _Build(Transformer_NonRecursive):
         if _as_matrix(a) is not None and isinstance(b, _Fn) and b.name == "d/d" and \
                 b.body is None and juxtaposed:
             return _MatrixBefore(a, b)  # Jᵀ ∇_𝐩 L: the operator takes what follows first
+        if juxtaposed and isinstance(a, _Vector) and a.transposed and self._whole(a) and \
+                isinstance(b, _Fn) and b.name in ("log", "ln", "exp") and b.body is None:
+            return _MatrixBefore(a, b)  # 𝐲ᵀ log 𝐩: log takes 𝐩, then the row multiplies
         product = self._matrix_product(a, b)
         if product is not None:
             return product
         outer = self._outer(a, b)
         if outer is not None:
             return outer
+        inner = self._row_times(a, b)
+        if inner is not None:
+            return inner
         if juxtaposed and isinstance(b, _Dots) and isinstance(a, (Expr, _Series)) and \
                 (isinstance(a, _Series) or a.has(Indexed)):
             # e^{x_1} + e^{x_2} … + e^{x_k}, −t_1 log y_1 ⋯ − t_n log y_n: dots written with no
@@ -2330,6 +2344,29 @@ class _Build(Transformer_NonRecursive):
         if column is None:
             return None
         return _Matrix(column * b.coeff * IndexedBase(b.name)[COL])
+
+    def _row_times(self, a: Any, b: Any) -> Expr | None:
+        """yᵀ log p, tᵀ g, 𝐲ᵀ𝐩: a whole vector of softmax's as a row times one as a column —
+        the sum Σ_k a_k b_k over its entries; None for anything else."""
+        while isinstance(a, _Paren):
+            a = a.expr
+        if not (isinstance(a, _Vector) and a.transposed and self._whole(a)):
+            return None
+        while isinstance(b, _Paren):
+            b = b.expr
+        if isinstance(b, (log, exp)) and isinstance(b.args[0], Symbol) and \
+                b.args[0].name in ("x", "y", "t") and self._scores_named():
+            column: Expr | None = b.func(IndexedBase(b.args[0].name)[ROW])  # yᵀ log p
+        elif isinstance(b, _Vector):
+            return None  # yᵀy beside diag(y): the note's row vectors (_RowOuter)
+        else:
+            column = self._entries(b)
+        if column is None:
+            return None
+        k = next(index_symbol(c) for c in "kmlruvw"
+                 if index_symbol(c) not in column.free_symbols)
+        return Sum(a.coeff * IndexedBase(a.name)[k] * column.xreplace({ROW: k}),
+                   (k, 1, self._length()))
 
     def _matrix_sum(self, a: Any, b: Any, sign: int, meta: Any) -> _Matrix:
         """diag(y) − y yᵀ (and diag(s) − sᵀs, with row vectors): entry by entry."""
