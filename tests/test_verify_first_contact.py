@@ -2570,3 +2570,34 @@ def test_a_row_vector_times_the_log_of_a_vector(claim: str, status: str) -> None
     text = ("$$p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\nwith $y$ one-hot.\n\n"
             f"$$\n{claim}\n$$\n")
     assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\frac{\\partial L}{\\partial z_j^{(2)}} = \\hat{y}_j - t_j", "holds"),
+    ("\\frac{\\partial L}{\\partial z_j^{(2)}} = t_j - \\hat{y}_j", "fails"),
+])
+def test_a_layer_label_after_the_index_is_no_power(claim: str, status: str) -> None:
+    # z_j^{(2)}: layer 2's z, as z^{(2)}_j — once z_j squared, and the softmax's scores lost
+    text = ("$$\\mathbf{z}^{(1)} = \\mathbf{W}^{(1)}\\mathbf{x}$$\n\n"
+            "$$\\hat{y}_i = \\frac{\\exp(z_i^{(2)})}{\\sum_{j=1}^k \\exp(z_j^{(2)})}$$\n\n"
+            "Given the one-hot label $\\mathbf{t}$: $$L = -\\sum_{i=1}^k t_i \\log(\\hat{y}_i)$$\n\n"
+            f"$$\n{claim}\n$$\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("rows,status", [
+    # one backslash for the row break: the branches run together — not read
+    ("\\hat{y}_i(1 - \\hat{y}_i) & \\text{if } i = j \\ -\\hat{y}_i \\hat{y}_j & "
+     "\\text{if } i \\neq j", "not-read"),
+    # "& if & i = j": only the condition split in two cells — read
+    ("\\hat{y}_i(1 - \\hat{y}_i) & if & i = j \\\\ -\\hat{y}_i \\hat{y}_j & if & i \\neq j",
+     "holds"),
+    ("\\hat{y}_i(1 + \\hat{y}_i) & if & i = j \\\\ -\\hat{y}_i \\hat{y}_j & if & i \\neq j",
+     "fails"),
+])
+def test_a_case_row_with_a_lost_row_break(rows: str, status: str) -> None:
+    text = ("$$\\hat{y}_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n"
+            f"$$\\frac{{\\partial \\hat{{y}}_i}}{{\\partial z_j}} = \\begin{{cases}} {rows} "
+            "\\end{cases}$$\n")
+    got = set(_verdicts(text))
+    assert got == {status} if status != "fails" else "fails" in got

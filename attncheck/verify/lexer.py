@@ -832,6 +832,18 @@ def _layer_labels(toks: Sequence[Tok]) -> list[Tok]:
                 out[-1] = Tok(last.kind, last.value, last.start, toks[close + 1].end, last.note)
                 n = close + 2
                 continue
+        if t.kind == "SUP" and n + 5 < k + 1 and [u.kind for u in toks[n + 1:n + 6]] == [
+                "LBRACE", "LPAR", "NUMBER", "RPAR", "RBRACE"] and toks[n + 3].value.isdigit():
+            # z^{(2)}_j, z_j^{(2)}, W^{(1)}: layer 2's z (a label in parentheses, never a
+            # power), one name wherever the index is written
+            base = _letter_before(out)
+            if base is not None and out[base].value not in ("e", "E"):
+                b = out[base]
+                out[base] = Tok(b.kind, f"{b.value}^({toks[n + 3].value})", b.start, b.end)
+                last = out[-1]
+                out[-1] = Tok(last.kind, last.value, last.start, toks[n + 5].end, last.note)
+                n += 6
+                continue
         if t.kind == "SUP" and n + 1 < k:
             # a_i^L, z^{l}_j (Nielsen's): the layer written up without brackets, as above
             bare = toks[n + 1].kind == "LETTER" and toks[n + 1].value in ("L", "l")

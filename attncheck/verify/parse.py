@@ -559,6 +559,8 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
     for a, t in enumerate(toks):
         if t.kind == "UNKNOWN":
             raise ParseProblem(f"unknown macro {t.value}", t.start)
+        if t.kind == "BEGIN" and t.value.rstrip("*") in ("cases", "dcases"):
+            _two_cells_per_case(toks, a)
         if t.kind == "SUB" and a + 2 < n and toks[a + 1].kind == "LBRACE" and (
                 toks[a + 2].kind == "COLON" or (a + 3 < n and toks[a + 3].kind == "COLON"
                                                 and toks[a + 2].kind == "COMMA") or
@@ -1060,6 +1062,29 @@ def class_index(e: Any) -> Any:
     if isinstance(e, Symbol) and not e.is_integer and e.name in CLASS_WORDS:
         return index_symbol(e.name)
     return e
+
+
+def _two_cells_per_case(toks: Sequence[Tok], a: int) -> None:
+    r"""At ``\begin{cases}``: refuse a row with a relation in a cell between two ``&``
+    (value & condition is all a case has; "a & if i = j \ b & if i ≠ j" has lost a row
+    break, one backslash for two — "a & if & i = j" only splits its condition)."""
+    depth, amps, related = 0, 0, False
+    for t in toks[a + 1:]:
+        if t.kind in ("BEGIN", "LBRACE"):
+            depth += 1
+        elif t.kind in ("END", "RBRACE"):
+            if depth == 0:
+                return
+            depth -= 1
+        elif depth == 0 and t.kind == "ROWSEP":
+            amps, related = 0, False
+        elif depth == 0 and t.kind == "REL" and amps >= 1:
+            related = True
+        elif depth == 0 and t.kind == "AMP":
+            amps += 1
+            if amps > 1 and related:
+                raise ParseProblem("a case with more than one '&' (a row break written as one "
+                                   "backslash?): the branches cannot be told apart", t.start)
 
 
 def _upper_label(toks: Sequence[Tok], a: int) -> tuple[str, int] | None:
