@@ -216,6 +216,8 @@ BROKEN: dict[tuple[str, int], str] = {
     "(a gradient-descent update)",
     ("nnfs-notes-softmax-derivative", 7): r"\frac{\partial S_{i,j}}{\partial z_{i,k}} = ?: a "
     "question, not a claim",
+    ("llm-interview-qa-var-qk-perplexity", 39): r"p_1,\dots,p_4 = 0.5, 0.2, 0.8, 0.25: a list of "
+    "names set to a list of values",
 }
 
 #: The share of claim steps judged (right or not) over the corpus: it may only go up

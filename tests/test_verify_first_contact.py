@@ -2601,3 +2601,48 @@ def test_a_case_row_with_a_lost_row_break(rows: str, status: str) -> None:
             "\\end{cases}$$\n")
     got = set(_verdicts(text))
     assert got == {status} if status != "fails" else "fails" in got
+
+
+# -- batch 50 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("result,status", [
+    ("p_i - y_i", "holds"),
+    ("y_i - p_i", "fails"),
+])
+def test_a_reason_in_the_proof_states_the_label_sums_to_one(result: str, status: str) -> None:
+    # the result first, its proof after it with "(since Σ y_i = 1)": the note says it of its
+    # label, as words would — once "needs Σ t = 1, undeclared" for both
+    text = ("Given $p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$ and loss $L = -\\sum y_i \\log p_i$:"
+            f"\n\n$$\n\\frac{{\\partial L}}{{\\partial z_i}} = {result}\n$$\n\n**Proof:**\n\n$$\n"
+            "\\frac{\\partial L}{\\partial z_k} = p_k \\sum_i y_i - y_k \\\\\n"
+            "= p_k - y_k \\quad (\\text{since } \\sum y_i = 1)\n$$\n")
+    assert _verdicts(text)[0] == status
+    assert "needs-undeclared" not in _verdicts(text)
+
+
+@pytest.mark.parametrize("middle,status", [
+    ("\\frac{1}{c^2} \\cdot \\text{Var}(q \\cdot k)", "holds"),
+    ("\\frac{1}{c} \\cdot \\text{Var}(q \\cdot k)", "fails"),
+])
+def test_the_last_relation_after_we_want_is_the_requirement(middle: str, status: str) -> None:
+    text = ("Assume the components of $q$ and $k$ are independent, with mean 0 and variance 1."
+            "\n\nWe want the constant $c$ such that the variance stays at $1$:\n\n"
+            f"$$\\text{{Var}}\\!\\left(\\frac{{q \\cdot k}}{{c}}\\right) = {middle} = 1$$\n\n"
+            "Solving gives $c = \\sqrt{d_k}$.\n")
+    r = verify_text(text, "n.md", numeric=False)
+    kinds = [(s.kind, s.status.value.replace("holds-given", "holds")) for s in r.steps]
+    assert kinds == [("claim", status), ("condition", "condition")]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\frac{\\partial L}{\\partial p_k} = -\\frac{y_k}{p_k}", "holds"),
+    ("\\frac{\\partial L}{\\partial p_k} = \\frac{y_k}{p_k}", "not-checked"),
+])
+def test_a_general_index_over_the_written_out_classes(claim: str, status: str) -> None:
+    # L written for two classes, then a claim for a general k: k = 1 and k = 2 are all there
+    # is — judged at each (a claim that fails at one is not shown wrong: the note may have
+    # meant its general L)
+    text = ("With two classes the loss is\n\n$$L = -y_1 \\log(p_1) - y_2 \\log(p_2)$$\n\n"
+            "and $p_k = \\frac{e^{z_k}}{\\sum_j e^{z_j}}$.\n\n"
+            f"$$\n{claim}\n$$\n")
+    assert _verdicts(text) == [status]

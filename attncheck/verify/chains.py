@@ -1163,6 +1163,12 @@ class _Builder:
             # equations: "E[X/s] = 0, Var(X/s) = 1")
             self.goal = left.block
             return "condition"
+        if n > 0 and n == len(row.relations) - 1 and left.block.display and \
+                len(self.current) == n and _states_a_goal(lead) and isinstance(rv, Expr) and \
+                not rv.free_symbols - (lv.free_symbols if isinstance(lv, Expr) else set()):
+            # "we want c such that the variance stays σ²: $$Var(q·k/c) = Var(q·k)/c² = d_kσ²/c²
+            # = σ²$$": the steps work the variance out, the last is the requirement on c
+            return "condition"
         if self.hidden and n == 0 and not self.current and isinstance(lv, Indexed) and \
                 all(a.is_Integer for a in lv.indices) and isinstance(rv, Expr) and rv.is_number:
             return "definition"  # "$Y_{11} = 1, A_{13} = -1$": the values of a worked example
