@@ -137,6 +137,8 @@ UNSUPPORTED: dict[str, str] = {
     "dL = −y:P^{-1}dp",
     r"the squares' dot product or the product of squared norms": "squared random vectors under "
     "a dot, q^2 · k^2 (Σ q_i² k_i², or (q·q)(k·k)?)",
+    r"a case with more than one '&'": "a cases environment whose row break is one backslash "
+    r"(a & \text{if } i = j \ b & …): its branches run together",
 }
 
 #: Places where the note's own LaTeX is broken or means something other than mathematics:

@@ -1190,7 +1190,8 @@ _GRADIENT = ("$$p_i = \\frac{{e^{{z_i}}}}{{\\sum_j e^{{z_j}}}}$$\n\n"
     ("\\frac{\\partial L}{\\partial z} = y - p", "fails"),
     ("\\frac{\\partial L}{\\partial \\mathbf{z}} = \\mathbf{p} - \\mathbf{y}", "holds-given"),
     ("\\nabla_z L = p - y", "holds-given"),
-    ("\\nabla_z L = p", "not-checked"),
+    # p alone: the whole output, compared entry by entry (once not judged)
+    ("\\nabla_z L = p", "fails"),
 ])
 def test_the_gradient_by_the_whole_scores(claim: str, status: str) -> None:
     # ∂L/∂z = p − y: both sides whole vectors, compared at a general entry
@@ -2476,8 +2477,8 @@ def test_a_case_label_line_names_the_case_of_what_follows(rhs: str, status: str)
     assert _verdicts(text) == [status]
 
 
-_LAYER = ("$$z = W x + b$$\n\n$$p_i = \\frac{{e^{{z_i}}}}{{\\sum_k e^{{z_k}}}}$$\n\n"
-          "$$L = -\\sum_i y_i \\ln(p_i)$$\n\nwith $y$ one-hot.\n\n$$\n{claim}\n$$\n")
+_WHOLE_LAYER = ("$$z = W x + b$$\n\n$$p_i = \\frac{{e^{{z_i}}}}{{\\sum_k e^{{z_k}}}}$$\n\n"
+                "$$L = -\\sum_i y_i \\ln(p_i)$$\n\nwith $y$ one-hot.\n\n$$\n{claim}\n$$\n")
 
 
 @pytest.mark.parametrize("claim,status", [
@@ -2489,7 +2490,7 @@ _LAYER = ("$$z = W x + b$$\n\n$$p_i = \\frac{{e^{{z_i}}}}{{\\sum_k e^{{z_k}}}}$$
 ])
 def test_gradients_by_the_whole_weights_and_bias(claim: str, status: str) -> None:
     # ∂L/∂W = (p − y)xᵀ through the note's linear layer: the (k, d) entry (p_k − y_k) x_d
-    assert _verdicts(_LAYER.format(claim=claim)) == [status]
+    assert _verdicts(_WHOLE_LAYER.format(claim=claim)) == [status]
 
 
 @pytest.mark.parametrize("claim,status", [
@@ -2645,4 +2646,16 @@ def test_a_general_index_over_the_written_out_classes(claim: str, status: str) -
     text = ("With two classes the loss is\n\n$$L = -y_1 \\log(p_1) - y_2 \\log(p_2)$$\n\n"
             "and $p_k = \\frac{e^{z_k}}{\\sum_j e^{z_j}}$.\n\n"
             f"$$\n{claim}\n$$\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\sum_{j=1}^{V} -y_j (\\delta_{ji} - a_i)", "holds"),
+    ("\\sum_{j=1}^{V} -y_j (\\delta_{ji} + a_i)", "fails"),
+])
+def test_a_coloured_remark_at_the_end_of_a_row(rhs: str, status: str) -> None:
+    # \color{gray}{\text{—— 消去！}}: the colour's braces hold a remark, no group of the formula
+    text = ("$$a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n$$\\begin{aligned}\n"
+            "\\sum_{j=1}^{V} \\left(-\\frac{y_j}{a_j}\\right) \\cdot a_j (\\delta_{ji} - a_i) "
+            f"&= {rhs} \\quad\\color{{gray}}{{\\text{{—— $a_j$ 消去！}}}}\n\\end{{aligned}}$$\n")
     assert _verdicts(text) == [status]

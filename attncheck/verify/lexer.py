@@ -470,6 +470,14 @@ class _Lexer:
                         not re.match(r"\s*[_^]", _ahead(text, j + bar.end(), hi)):
                     return j + bar.end()  # \left. f \right| with no point: a bar that closes nothing
             return j
+        if name == "color" and re.match(r"\s*\{[^{}]*\}\s*\{", text[j:hi]):
+            # \color{gray}{\text{…}}: the group after the colour is what it colours (the
+            # braces are the colour's scope, not a group of the formula)
+            a = _argument(text, j)
+            b = _argument(text, a[2]) if a else None
+            if a and b:
+                self.run(b[0], b[1])
+                return b[2]
         if name in _DROP_ARG:
             a = _argument(text, j)
             if name in ("hspace", "hspace*") and a:  # p_k = … \hspace{1in} L_i = …: two formulas
