@@ -128,7 +128,8 @@ def register(sub: Any) -> None:
         "comments: '% attncheck: assume E(q_i)=0, q \\perp k' (LaTeX) or "
         "'<!-- attncheck: assume … -->' (Markdown).",
     )
-    v.add_argument("file", nargs="+", help=".tex or .md files, or directories")
+    v.add_argument("file", nargs="+", help=".tex or .md files, notebooks (.ipynb, marimo .py), "
+                   "or directories")
     out = v.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true",
                      help=f"JSON on stdout (schema {SCHEMA})")

@@ -74,7 +74,7 @@ def guess_format(path: str) -> Format:
     if fmt is None:
         raise VerifyError(
             f"cannot tell the format from the suffix {Path(path).suffix or '(none)'!r}; "
-            "expected .tex or .md (or pass --format tex|md)",
+            "expected .tex, .md or a notebook, .ipynb or marimo .py (or pass --format tex|md)",
             Location(path),
         )
     return fmt
