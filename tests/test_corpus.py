@@ -137,6 +137,8 @@ UNSUPPORTED: dict[str, str] = {
     "dL = −y:P^{-1}dp",
     r"the squares' dot product or the product of squared norms": "squared random vectors under "
     "a dot, q^2 · k^2 (Σ q_i² k_i², or (q·q)(k·k)?)",
+    r"a case with more than one '&'": "a cases environment whose row break is one backslash "
+    r"(a & \text{if } i = j \ b & …): its branches run together",
 }
 
 #: Places where the note's own LaTeX is broken or means something other than mathematics:
@@ -216,6 +218,8 @@ BROKEN: dict[tuple[str, int], str] = {
     "(a gradient-descent update)",
     ("nnfs-notes-softmax-derivative", 7): r"\frac{\partial S_{i,j}}{\partial z_{i,k}} = ?: a "
     "question, not a claim",
+    ("llm-interview-qa-var-qk-perplexity", 39): r"p_1,\dots,p_4 = 0.5, 0.2, 0.8, 0.25: a list of "
+    "names set to a list of values",
 }
 
 #: The share of claim steps judged (right or not) over the corpus: it may only go up

@@ -1190,7 +1190,8 @@ _GRADIENT = ("$$p_i = \\frac{{e^{{z_i}}}}{{\\sum_j e^{{z_j}}}}$$\n\n"
     ("\\frac{\\partial L}{\\partial z} = y - p", "fails"),
     ("\\frac{\\partial L}{\\partial \\mathbf{z}} = \\mathbf{p} - \\mathbf{y}", "holds-given"),
     ("\\nabla_z L = p - y", "holds-given"),
-    ("\\nabla_z L = p", "not-checked"),
+    # p alone: the whole output, compared entry by entry (once not judged)
+    ("\\nabla_z L = p", "fails"),
 ])
 def test_the_gradient_by_the_whole_scores(claim: str, status: str) -> None:
     # ∂L/∂z = p − y: both sides whole vectors, compared at a general entry
@@ -2445,3 +2446,216 @@ def test_kronecker_indices_as_written_beside_the_label_letter(written: str, inde
     value = parser.tokens_expression(tokenize(written))
     got = value.args[1] if isinstance(value, KroneckerDelta) else value.indices[0]
     assert got == index_symbol(index)
+
+
+# -- batch 49 ----------------------------------------------------------------------------
+
+_SIGMA_JACOBIAN = ("The Jacobian of the softmax function $\\sigma(\\mathbf{{z}})$ is:\n\n"
+                   "$$\\frac{{\\partial \\sigma_i}}{{\\partial z_j}} = {rhs}$$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\sigma_i (\\delta_{ij} - \\sigma_j)", "holds"),
+    ("\\sigma_i (\\delta_{ij} + \\sigma_j)", "fails"),
+])
+def test_sigma_times_a_bracket_is_no_call(rhs: str, status: str) -> None:
+    # σ_i(δ_ij − σ_j) was read as σ applied to δ: δ became the scores, z unknown
+    assert _verdicts(_SIGMA_JACOBIAN.format(rhs=rhs)) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\frac{0 \\cdot S - e^{x_i} e^{x_j}}{S^2}", "holds"),
+    ("\\frac{S - e^{x_i} e^{x_j}}{S^2}", "fails"),
+])
+def test_a_case_label_line_names_the_case_of_what_follows(rhs: str, status: str) -> None:
+    # a page whose case headings became plain lines: "情况2:\( i \neq j \)(…)", then a list
+    # item, then the display — once judged for every i, j: a false fail
+    text = ("设 $s_i = \\frac{e^{x_i}}{S}$，$S = \\sum_k e^{x_k}$\n\n"
+            "情况2:\\( i \\neq j \\)(自变量对其他元素求导)\n"
+            "- 此时 \\( x_j \\) 出现在分母 \\( S \\) 中:\n"
+            f"$$\n\\frac{{\\partial s_i}}{{\\partial x_j}} = {rhs}\n$$\n")
+    assert _verdicts(text) == [status]
+
+
+_WHOLE_LAYER = ("$$z = W x + b$$\n\n$$p_i = \\frac{{e^{{z_i}}}}{{\\sum_k e^{{z_k}}}}$$\n\n"
+                "$$L = -\\sum_i y_i \\ln(p_i)$$\n\nwith $y$ one-hot.\n\n$$\n{claim}\n$$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\frac{\\partial L}{\\partial W} = (p - y) x^\\top", "holds"),
+    ("\\frac{\\partial L}{\\partial W} = (p + y) x^\\top", "fails"),
+    ("\\frac{\\partial L}{\\partial W} = (p - y) p^\\top", "fails"),
+    ("\\frac{\\partial L}{\\partial b} = p - y", "holds"),
+    ("\\frac{\\partial L}{\\partial b} = y - p", "fails"),
+])
+def test_gradients_by_the_whole_weights_and_bias(claim: str, status: str) -> None:
+    # ∂L/∂W = (p − y)xᵀ through the note's linear layer: the (k, d) entry (p_k − y_k) x_d
+    assert _verdicts(_WHOLE_LAYER.format(claim=claim)) == [status]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\nabla_{z}\\pi = \\mathrm{diag}(\\pi) - \\pi\\,\\pi^\\top", "holds"),
+    ("\\nabla_{z}\\pi = \\mathrm{diag}(\\pi) + \\pi\\,\\pi^\\top", "fails"),
+    ("\\operatorname{softmax}(z) = \\pi", "holds"),
+    ("\\operatorname{softmax}(2z) = \\pi", "fails"),
+])
+def test_the_whole_output_against_whole_forms(claim: str, status: str) -> None:
+    text = ("$$\\pi_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\nNow we check:\n\n"
+            f"$$\n{claim}\n$$\n\nfor every $z$.\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\text{Var}(aX) = a^2 \\text{Var}(X)", "holds"),
+    ("\\text{Var}(aX) = a \\text{Var}(X)", "fails"),
+])
+def test_generic_variables_beside_an_indexed_capital(claim: str, status: str) -> None:
+    # X in the variance rules, X_{ij} the embeddings later on: X alone is still a random
+    # variable; "If Var(X) = 0, …" is a case, not an assumption (it once crashed the file)
+    text = ("If $\\text{Var}(X) = 0$, all values are equal to the mean.\n\n"
+            f"$$\n{claim}\n$$\n\n$$X_{{ij}} = 2$$\n")
+    assert _verdicts(text)[:1] == [status]
+
+
+def test_a_marimo_notebook_is_read_for_its_markdown_cells() -> None:
+    notebook = ('import marimo\n\napp = marimo.App()\n\n\n@app.cell\ndef _(mo):\n    mo.md(\n'
+                '        r"""\n        $$p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n'
+                '        $$\\frac{\\partial p_i}{\\partial z_i} = p_i(1 - p_i)$$\n\n'
+                '        $$\\frac{\\partial p_i}{\\partial z_i} = p_i(1 + p_i)$$\n'
+                '        """\n    )\n    return\n')
+    r = verify_text(notebook, "n.py", numeric=False)
+    claims = [(s.location.line, s.status.value) for s in r.steps if s.kind == "claim"]
+    assert claims == [(12, "holds"), (14, "fails")]  # the lines of the .py file itself
+
+
+def test_a_jupyter_notebook_is_read_for_its_markdown_cells() -> None:
+    import json
+
+    cells = [{"cell_type": "code", "source": ["x = 1  # $$a = b$$\n"]},
+             {"cell_type": "markdown", "source": [
+                 "$$p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n", "\n",
+                 "$$\\frac{\\partial p_i}{\\partial z_i} = p_i(1 + p_i)$$\n"]}]
+    text = json.dumps({"cells": cells, "nbformat": 4}, indent=1, ensure_ascii=False)
+    r = verify_text(text, "n.ipynb", numeric=False)
+    claims = [(s.location.line, s.status.value) for s in r.steps if s.kind == "claim"]
+    line = text.split("\n").index(next(x for x in text.split("\n") if "(1 + p_i)" in x)) + 1
+    assert claims == [(line, "fails")]
+
+
+def test_a_python_file_that_is_no_notebook_is_refused() -> None:
+    from attncheck.verify.errors import VerifyError
+
+    with pytest.raises(VerifyError, match="not a marimo notebook"):
+        verify_text("print('$$a = b$$')\n", "n.py", numeric=False)
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\mathrm{Var}(\\ell) = d_k", "holds"),
+    ("\\mathrm{Var}(\\ell) = \\sqrt{d_k}", "fails"),
+])
+def test_ell_given_a_value_in_the_vectors_is_a_quantity(claim: str, status: str) -> None:
+    # "the unscaled logit is the dot product $\ell = q^\top k = Σ q_i k_i$": ℓ is no index here
+    text = ("Let $q_i, k_i \\sim \\mathcal{N}(0, 1)$ be independent. The unscaled logit is the "
+            "dot product $\\ell = q^\\top k = \\sum_{i=1}^{d_k} q_i k_i$.\n\n"
+            f"$$\n{claim}\n$$\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("-\\sum_i y_i \\ln(p_i) = -y^\\top \\ln(p)", "holds"),
+    ("-\\sum_i y_i \\ln(p_i) = -p^\\top \\ln(y)", "fails"),
+    ("-\\sum_i y_i \\ln(p_i) = -\\mathbf{y}^\\top \\log \\mathbf{p}", "holds"),
+    ("-\\sum_i y_i \\ln(p_i) = -2\\mathbf{y}^\\top \\log \\mathbf{p}", "fails"),
+])
+def test_a_row_vector_times_the_log_of_a_vector(claim: str, status: str) -> None:
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\nwith $y$ one-hot.\n\n"
+            f"$$\n{claim}\n$$\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\frac{\\partial L}{\\partial z_j^{(2)}} = \\hat{y}_j - t_j", "holds"),
+    ("\\frac{\\partial L}{\\partial z_j^{(2)}} = t_j - \\hat{y}_j", "fails"),
+])
+def test_a_layer_label_after_the_index_is_no_power(claim: str, status: str) -> None:
+    # z_j^{(2)}: layer 2's z, as z^{(2)}_j — once z_j squared, and the softmax's scores lost
+    text = ("$$\\mathbf{z}^{(1)} = \\mathbf{W}^{(1)}\\mathbf{x}$$\n\n"
+            "$$\\hat{y}_i = \\frac{\\exp(z_i^{(2)})}{\\sum_{j=1}^k \\exp(z_j^{(2)})}$$\n\n"
+            "Given the one-hot label $\\mathbf{t}$: $$L = -\\sum_{i=1}^k t_i \\log(\\hat{y}_i)$$\n\n"
+            f"$$\n{claim}\n$$\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("rows,status", [
+    # one backslash for the row break: the branches run together — not read
+    ("\\hat{y}_i(1 - \\hat{y}_i) & \\text{if } i = j \\ -\\hat{y}_i \\hat{y}_j & "
+     "\\text{if } i \\neq j", "not-read"),
+    # "& if & i = j": only the condition split in two cells — read
+    ("\\hat{y}_i(1 - \\hat{y}_i) & if & i = j \\\\ -\\hat{y}_i \\hat{y}_j & if & i \\neq j",
+     "holds"),
+    ("\\hat{y}_i(1 + \\hat{y}_i) & if & i = j \\\\ -\\hat{y}_i \\hat{y}_j & if & i \\neq j",
+     "fails"),
+])
+def test_a_case_row_with_a_lost_row_break(rows: str, status: str) -> None:
+    text = ("$$\\hat{y}_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n"
+            f"$$\\frac{{\\partial \\hat{{y}}_i}}{{\\partial z_j}} = \\begin{{cases}} {rows} "
+            "\\end{cases}$$\n")
+    got = set(_verdicts(text))
+    assert got == {status} if status != "fails" else "fails" in got
+
+
+# -- batch 50 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("result,status", [
+    ("p_i - y_i", "holds"),
+    ("y_i - p_i", "fails"),
+])
+def test_a_reason_in_the_proof_states_the_label_sums_to_one(result: str, status: str) -> None:
+    # the result first, its proof after it with "(since Σ y_i = 1)": the note says it of its
+    # label, as words would — once "needs Σ t = 1, undeclared" for both
+    text = ("Given $p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$ and loss $L = -\\sum y_i \\log p_i$:"
+            f"\n\n$$\n\\frac{{\\partial L}}{{\\partial z_i}} = {result}\n$$\n\n**Proof:**\n\n$$\n"
+            "\\frac{\\partial L}{\\partial z_k} = p_k \\sum_i y_i - y_k \\\\\n"
+            "= p_k - y_k \\quad (\\text{since } \\sum y_i = 1)\n$$\n")
+    assert _verdicts(text)[0] == status
+    assert "needs-undeclared" not in _verdicts(text)
+
+
+@pytest.mark.parametrize("middle,status", [
+    ("\\frac{1}{c^2} \\cdot \\text{Var}(q \\cdot k)", "holds"),
+    ("\\frac{1}{c} \\cdot \\text{Var}(q \\cdot k)", "fails"),
+])
+def test_the_last_relation_after_we_want_is_the_requirement(middle: str, status: str) -> None:
+    text = ("Assume the components of $q$ and $k$ are independent, with mean 0 and variance 1."
+            "\n\nWe want the constant $c$ such that the variance stays at $1$:\n\n"
+            f"$$\\text{{Var}}\\!\\left(\\frac{{q \\cdot k}}{{c}}\\right) = {middle} = 1$$\n\n"
+            "Solving gives $c = \\sqrt{d_k}$.\n")
+    r = verify_text(text, "n.md", numeric=False)
+    kinds = [(s.kind, s.status.value.replace("holds-given", "holds")) for s in r.steps]
+    assert kinds == [("claim", status), ("condition", "condition")]
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\frac{\\partial L}{\\partial p_k} = -\\frac{y_k}{p_k}", "holds"),
+    ("\\frac{\\partial L}{\\partial p_k} = \\frac{y_k}{p_k}", "not-checked"),
+])
+def test_a_general_index_over_the_written_out_classes(claim: str, status: str) -> None:
+    # L written for two classes, then a claim for a general k: k = 1 and k = 2 are all there
+    # is — judged at each (a claim that fails at one is not shown wrong: the note may have
+    # meant its general L)
+    text = ("With two classes the loss is\n\n$$L = -y_1 \\log(p_1) - y_2 \\log(p_2)$$\n\n"
+            "and $p_k = \\frac{e^{z_k}}{\\sum_j e^{z_j}}$.\n\n"
+            f"$$\n{claim}\n$$\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\sum_{j=1}^{V} -y_j (\\delta_{ji} - a_i)", "holds"),
+    ("\\sum_{j=1}^{V} -y_j (\\delta_{ji} + a_i)", "fails"),
+])
+def test_a_coloured_remark_at_the_end_of_a_row(rhs: str, status: str) -> None:
+    # \color{gray}{\text{—— 消去！}}: the colour's braces hold a remark, no group of the formula
+    text = ("$$a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n$$\\begin{aligned}\n"
+            "\\sum_{j=1}^{V} \\left(-\\frac{y_j}{a_j}\\right) \\cdot a_j (\\delta_{ji} - a_i) "
+            f"&= {rhs} \\quad\\color{{gray}}{{\\text{{—— $a_j$ 消去！}}}}\n\\end{{aligned}}$$\n")
+    assert _verdicts(text) == [status]

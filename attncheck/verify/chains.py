@@ -1077,6 +1077,9 @@ class _Builder:
                 value.is_Integer and value > 0:
             self.values[name] = value  # "d_k = 64": the example's dimension, from here on
             return
+        if isinstance(name, Symbol) and name.name == "x" and \
+                value.has(Symbol("W"), IndexedBase("W")):
+            return  # z = Wx + b: the scores as the note's linear layer (see linear_layer)
         if isinstance(name, Indexed) and str(name.base.label) in ("y", "x", "t") and not (
                 str(name.base.label) == "t" and all(a.is_Integer for a in name.indices)):
             # y_i := e^{x_i}/Σ…: softmax's own; a label's value Y_{11} := 1 in a worked
@@ -1159,6 +1162,12 @@ class _Builder:
             # the note sets out to solve, not a claim that it holds (and each of the display's
             # equations: "E[X/s] = 0, Var(X/s) = 1")
             self.goal = left.block
+            return "condition"
+        if n > 0 and n == len(row.relations) - 1 and left.block.display and \
+                len(self.current) == n and _states_a_goal(lead) and isinstance(rv, Expr) and \
+                not rv.free_symbols - (lv.free_symbols if isinstance(lv, Expr) else set()):
+            # "we want c such that the variance stays σ²: $$Var(q·k/c) = Var(q·k)/c² = d_kσ²/c²
+            # = σ²$$": the steps work the variance out, the last is the requirement on c
             return "condition"
         if self.hidden and n == 0 and not self.current and isinstance(lv, Indexed) and \
                 all(a.is_Integer for a in lv.indices) and isinstance(rv, Expr) and rv.is_number:

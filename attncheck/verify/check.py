@@ -367,6 +367,27 @@ def _independent_by_lead(step: Step, lhs: Expr, rhs: Expr, model: Model,
     return () if h in declared else (h,)
 
 
+#: A step's reason that the label's entries sum to 1: "since Σ y_i = 1", "∑_k t_k = 1".
+_SUM_IS_ONE = re.compile(r"(?:\bsum|Σ|∑)\s*(?:_\s*\{?\s*\w\s*\}?\s*)?(?:\^\s*\{?\s*\w+\s*\}?\s*)?"
+                         r"([A-Za-z])\s*_\s*\{?\s*\w\s*\}?\s*=\s*1(?![\d.])")
+
+
+def _label_sums_to_one_by_reason(reason: str, notation: Notation | None) -> bool:
+    """Whether a step's reason says the label's entries sum to 1 (or that it is one-hot).
+
+    >>> from attncheck.verify.parse import Notation
+    >>> n = Notation(rename={"y": "t", "p": "y"})
+    >>> _label_sums_to_one_by_reason("( since sum y _ i = 1 )", n)
+    True
+    >>> _label_sums_to_one_by_reason("since Σ_i p_i = 1", n)  # the output's, not the label's
+    False
+    """
+    rename = notation.rename if notation is not None else {}
+    if _TARGET_WORDS.search(reason):
+        return True
+    return any(rename.get(m.group(1), m.group(1)) == "t" for m in _SUM_IS_ONE.finditer(reason))
+
+
 def _pair_sums(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
     """(Σ_i q_i k_i)² = Σ_i (q_i k_i)² + Σ_{i≠j} q_i k_i q_j k_j: where j is free on one side
     only and stands there just in a Σ_{i≠j} (read Σ_i f(i, j) − f(j, j)), the sum is over the
@@ -530,6 +551,24 @@ def _particular_entries(step: Step, lhs: Expr, rhs: Expr) -> list[str]:
     brought = {x for x in (lhs - rhs).atoms(Indexed)
                if x.indices and all(a.is_Integer for a in x.indices)} - before
     return sorted(str(x.base.label) + "_" + ",".join(map(str, x.indices)) for x in brought)
+
+
+def _at_each_entry(lhs: Expr, rhs: Expr, particular: Sequence[str]
+                   ) -> list[tuple[Expr, Expr]] | None:
+    """The step at every value its free index can take when the note's definition wrote its
+    entries out (y_1, y_2: two classes, so k ∈ {1, 2}); None where that is not one free index
+    over at most 9 entries."""
+    top = max((int(p.rsplit("_", 1)[1]) for p in particular
+               if re.fullmatch(r"\d+", p.rsplit("_", 1)[1])), default=0)
+    both = lhs - rhs
+    bound = {lim[0] for sm in both.atoms(Sum) for lim in sm.limits}
+    free = {a for x in both.atoms(Indexed) for a in x.indices
+            if isinstance(a, Symbol) and a.is_integer and a not in bound}
+    if len(free) != 1 or not 2 <= top <= 9 or both.has(Sum):
+        return None
+    (k,) = free
+    return [(lhs.xreplace({k: Integer(v)}), rhs.xreplace({k: Integer(v)}))
+            for v in range(1, top + 1)]
 
 
 def _variables_of_derivatives(*es: Expr) -> set[Symbol]:
@@ -1526,7 +1565,21 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                    "letters": "in other letters"}.get(step.restates[1], "anew in place")
             return refused(f"the note defined {step.lhs.source.strip()} {how} (line {at.line}): "
                            "a new meaning here, or a claim?")
-        if particular:
+        at_each = _at_each_entry(lhs, rhs, particular) if particular else None
+        if at_each is not None:
+            # L = −y_1 log p_1 − y_2 log p_2, then ∂L/∂p_k = −y_k/p_k: the note's two classes
+            # are all the k there are — judged at k = 1 and at k = 2
+            try:
+                with _time_limit(min(STEP_SECONDS, remaining), "this step"):
+                    judged = [_judge(a, b, model, declared, step.reason,
+                                     _variance(ctx.notation)) for a, b in at_each]
+            except DerivationError:
+                judged = []
+            if judged and all(j[0].ok for j in judged):
+                given = [j for j in judged if j[0] is StepStatus.HOLDS_GIVEN]
+                status, needs = given[0][:2] if given else (StepStatus.HOLDS, (frozenset(),))
+                residual, checker = S.Zero, "example"
+        if status is StepStatus.FAILS and particular:
             # E := e^{z_1} + e^{z_2} + e^{z_3} from the note's three-class example, put into
             # a step about a general z_i: the note meant its general E there, which it only
             # named
@@ -1566,8 +1619,9 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             # could be true of it, whatever it is
             return refused(f"{', '.join(opaque)}: a function verify does not evaluate; a "
                            "claim about its values is not checked")
+        # (whole vectors at their entries, as they were compared: softmax(2z) = p is about p_i)
         unknown = [_in_note_letters(u, model_notation(ctx)) for u in _unknown_quantities(
-            lhs, rhs, model, ctx.notation, only_vectors=checker == "calculus",
+            *matrix_entries(lhs, rhs), model, ctx.notation, only_vectors=checker == "calculus",
             declared=declared)]
         if unknown:
             # with S_i, ŷ_1 whose meaning it never read: the note's definition was not understood
@@ -1810,9 +1864,9 @@ def _survey(source: Source, events: Sequence[Any], fmt: Format, settings: Settin
     found = survey(rows, default, state.families, state.dim)
     # "$a_i^{[L]}$，即 $\hat y$": names the words give the softmax output
     texts = [e.text for e in events if isinstance(e, Prose)]
-    found = prose_constants(texts, prose_aliases(texts, found))
     # "### Softmax Jacobian" then $$J = diag(s) − s sᵀ$$: a heading names it as well as words
     titles = [e.text for e in events if isinstance(e, Heading)]
+    found = prose_constants(texts, prose_aliases(texts + titles, found))
     found = linear_layer(rows, prose_jacobian(rows, texts + titles, found))
     return state.notation(found), state, notes
 
@@ -1835,10 +1889,11 @@ def _components_before_scalars(chains: Sequence[Chain], notation: Notation) -> b
 
 
 def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
-                 assumed: Sequence[Assumed], components_written: bool = False
-                 ) -> tuple[list[Hypothesis], list[ReadNote]]:
+                 assumed: Sequence[Assumed], components_written: bool = False,
+                 chains: Sequence[Chain] = ()) -> tuple[list[Hypothesis], list[ReadNote]]:
     """Hypotheses stated in the note's words, and in its formulas about one component
-    (``E(q_i) = 0``, ``D(X) = 1`` with X := q_i, ``q_i \\sim N(0,1)``).
+    (``E(q_i) = 0``, ``D(X) = 1`` with X := q_i, ``q_i \\sim N(0,1)``), and in a step's
+    reason ("(since Σ y_i = 1)": the note says it of its label, as words would).
     ``components_written``: the formulas write the vectors' components (q_i k_i), so words
     about "the components" are not about the note's scalars X, Y."""
     hyps: list[Hypothesis] = []
@@ -1895,6 +1950,11 @@ def _assumptions(source: Source, events: Sequence[Any], notation: Notation,
             continue
         for h in found:
             add(h, source.location(a.link.block.offset(a.link.start)), a.link.source[:60])
+    for c in chains:
+        for st in c.steps:
+            if st.reason and _label_sums_to_one_by_reason(st.reason, notation):
+                add(_target_sums_to_one(), source.location(st.rhs.block.offset(st.rhs.start)),
+                    st.reason.strip("() ")[:60])
     # N(μ𝟏, σ²I), then "assume μ = 0": the number the note fixes stands for its parameter
     fixed = {h.family for h in hyps if isinstance(h, MeanIs) and h.value != _MU}
     gone = [n for n, h in enumerate(hyps) if isinstance(h, MeanIs) and h.value == _MU and
@@ -2155,8 +2215,10 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
                 # "## 当 $m \neq n$ 时 … ### 步骤1": a subsection stays in its section's case
                 case, case_level = (f"{named}. " if named else ""), e.level
             continue
-        if isinstance(e, Prose) and _BOLD_LINE.fullmatch(e.text.strip()):
-            # **情况2：`i ≠ j` (非对角线元素)**: a bold line stands as a heading does
+        if isinstance(e, Prose) and (_BOLD_LINE.fullmatch(e.text.strip()) or
+                                     _CASE_LABEL_LINE.fullmatch(e.text.strip())):
+            # **情况2：`i ≠ j` (非对角线元素)**: a bold line stands as a heading does, and so
+            # does a line that is a numbered case's label alone ("情况2:$i \neq j$(…)")
             named = names_a_case(e.text.strip().strip("*_ "))
             if named:
                 case = f"{named}. "
@@ -2233,7 +2295,7 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
     notes += [ReadNote(source.location(m.offset(0)), f"math not read: {why}", problem=True)
               for m, why in failed]
     written = _components_before_scalars(chains, notation)
-    read_hyps, read_notes = _assumptions(source, events, notation, assumed, written)
+    read_hyps, read_notes = _assumptions(source, events, notation, assumed, written, chains)
     notes += read_notes
     return Reading(source, fmt, notation, tuple(blocks), tuple(chains), tuple(read_hyps),
                    tuple(notes), skipped, _correlated_components(source, events, notation),
@@ -2247,6 +2309,10 @@ def _case_words(said: re.Match[str]) -> str:
 
 #: A paragraph that is one bold line (a heading in all but name).
 _BOLD_LINE = re.compile(r"(\*\*|__)[^*\n]{1,200}\1[:：.]?")
+#: A line that is a numbered case's label and no more: "情况2:$i \neq j$(自变量对其他元素求导)",
+#: "Case 2: $i \neq j$".
+_CASE_LABEL_LINE = re.compile(r"(?:情况|情形|case)\s*(?:\d+|[一二三四五六七八九十]|[ivx]{1,4})\s*[:：.]"
+                              r"[^\n]{1,120}", re.IGNORECASE)
 #: A paragraph that proves the statement before it.
 _PROOF = re.compile(r"\W*(?:proof|证明|證明)\b", re.IGNORECASE)
 #: The case a display's own sentence gives after it: "$$ … $$ where $j \neq i$."

@@ -37,18 +37,30 @@ CURRENT: str | None = None
 
 
 def files_of(paths: list[str]) -> list[str]:
-    """The files to check: each path, a directory's .tex/.md files (sorted, recursively).
+    """The files to check: each path, a directory's notes — .tex, .md, .ipynb files and
+    marimo notebooks (sorted, recursively; a directory's other .py files are code).
 
     A directory without any stays in the list: reading it says "is a directory"."""
     out: list[str] = []
     for p in paths:
         if os.path.isdir(p) and not os.path.islink(p):
             found = sorted(str(f) for f in Path(p).rglob("*")
-                           if f.suffix.lower() in _SUFFIXES and f.is_file())
+                           if f.suffix.lower() in _SUFFIXES and f.is_file()
+                           and (f.suffix.lower() != ".py" or _is_marimo(f)))
             out += found or [p]
         else:
             out.append(p)
     return out
+
+
+def _is_marimo(f: Path) -> bool:
+    """Whether a .py file is a marimo notebook (its first 64 kB import marimo)."""
+    try:
+        with f.open("rb") as fh:
+            head = fh.read(65536)
+    except OSError:
+        return True  # (reading it again names the error)
+    return b"import marimo" in head and b"mo.md(" in head
 
 
 def run(args: argparse.Namespace) -> int:
@@ -116,7 +128,8 @@ def register(sub: Any) -> None:
         "comments: '% attncheck: assume E(q_i)=0, q \\perp k' (LaTeX) or "
         "'<!-- attncheck: assume … -->' (Markdown).",
     )
-    v.add_argument("file", nargs="+", help=".tex or .md files, or directories")
+    v.add_argument("file", nargs="+", help=".tex or .md files, notebooks (.ipynb, marimo .py), "
+                   "or directories")
     out = v.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true",
                      help=f"JSON on stdout (schema {SCHEMA})")

@@ -347,10 +347,10 @@ def free_vectors(lhs: Expr, rhs: Expr) -> tuple[set[str], set[str]]:
     >>> free_vectors(y[i] * g[i], Derivative(w[i], x[j]))
     ({'grad'}, {'w'})
     """
-    both = lhs - rhs
-    names = {str(a.base.label) for a in both.atoms(Indexed)} - set(SOFTMAX_BASES) - {
-        "W", "bias"}  # the layer's weights and bias move the scores (notation.linear_layer)
-    moved = {str(a.base.label) for d in both.atoms(Derivative)
+    # (each side's own atoms: the same h_j on both sides cancels in lhs − rhs, not in either)
+    names = {str(a.base.label) for e in (lhs, rhs) for a in e.atoms(Indexed)} - \
+        set(SOFTMAX_BASES) - {"W", "bias"}  # they move the scores (notation.linear_layer)
+    moved = {str(a.base.label) for e in (lhs, rhs) for d in e.atoms(Derivative)
              for a in d.atoms(Indexed)}  # its expression or its variable
     return names - moved, names & moved
 

@@ -12,14 +12,23 @@ counted in the decoded text, so every later error can name the line and column).
 ('$$ a = b $$\\nE(q_i) = 0', Location(path='n.md', line=2, column=1), 'utf-8')
 >>> decode("zh.md", "方差为 1".encode("gb18030")).encoding
 'gb18030'
+
+A notebook is read for its Markdown cells, each on the lines where the file has it (every
+location still names the file's own line): a Jupyter ``.ipynb``, and a marimo notebook
+(Python whose cells call ``mo.md(r'''…''')``, indented as code: dedented here).
+
+>>> markdown_cells("n.py", "import marimo\\nmo.md(\\n    r'''\\n    $$a = b$$\\n    ''')")
+'\\n\\n\\n$$a = b$$\\n'
 """
 
 from __future__ import annotations
 
 import errno
+import json
 import os
 import re
 import stat
+import textwrap
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +36,8 @@ from typing import Literal
 
 from attncheck.verify.errors import Location, VerifyError
 
-__all__ = ["MAX_FILE_BYTES", "Format", "Source", "decode", "guess_format", "read_source"]
+__all__ = ["MAX_FILE_BYTES", "Format", "Source", "decode", "guess_format", "markdown_cells",
+           "read_source"]
 
 Format = Literal["tex", "md"]
 #: Lecture notes are kilobytes; a megabyte of LaTeX is not notes, and parsing it would be slow.
@@ -36,6 +46,7 @@ MAX_FILE_BYTES = 1_000_000
 _SUFFIXES: dict[str, Format] = {
     ".tex": "tex", ".latex": "tex", ".ltx": "tex",
     ".md": "md", ".markdown": "md", ".mdown": "md", ".mkd": "md",
+    ".ipynb": "md", ".py": "md",  # notebooks: their Markdown cells (see markdown_cells)
 }
 
 
@@ -63,7 +74,7 @@ def guess_format(path: str) -> Format:
     if fmt is None:
         raise VerifyError(
             f"cannot tell the format from the suffix {Path(path).suffix or '(none)'!r}; "
-            "expected .tex or .md (or pass --format tex|md)",
+            "expected .tex, .md or a notebook, .ipynb or marimo .py (or pass --format tex|md)",
             Location(path),
         )
     return fmt
@@ -131,7 +142,63 @@ def decode(path: str, data: bytes) -> Source:
     if nul >= 0:
         raise VerifyError("NUL byte: binary data, expected a text file",
                           Source(path, _lines(text[:nul])).location(nul))
-    return Source(path, _lines(text), encoding)
+    return Source(path, markdown_cells(path, _lines(text)), encoding)
+
+
+#: A marimo notebook's Markdown cell: mo.md(r"""…""") (or ''' quotes, or an f-string).
+_MARIMO_CELL = re.compile(r"\bmo\.md\(\s*[rRfF]{0,2}(\"\"\"|''')(.*?)\1", re.DOTALL)
+
+
+def markdown_cells(path: str, text: str) -> str:
+    """The Markdown of a notebook, each cell on its own lines of the file, every other line
+    blank: a marimo notebook (a ``.py`` file, or Markdown text that is one, as copied) or a
+    Jupyter ``.ipynb``.  Any other text is returned as it is."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".ipynb":
+        return _jupyter_markdown(path, text)
+    if "mo.md(" not in text or not re.search(r"@app\.cell|\bimport marimo\b", text):
+        if suffix == ".py":
+            raise VerifyError("a .py file that is not a marimo notebook (no mo.md(…) cell): "
+                              "expected .tex, .md, .ipynb or a marimo notebook", Location(path))
+        return text
+    lines = [""] * (text.count("\n") + 1)
+    for m in _MARIMO_CELL.finditer(text):
+        first = text.count("\n", 0, m.start(2))  # the cell's first line in the file
+        # dedented: the code's indentation would make the Markdown a code block
+        for n, line in enumerate(textwrap.dedent(m.group(2)).split("\n")):
+            lines[first + n] = line
+    return "\n".join(lines)
+
+
+def _jupyter_markdown(path: str, text: str) -> str:
+    """A Jupyter notebook's Markdown cells, each line where the file writes it (nbformat puts
+    a cell's lines one JSON string per line); the lines of a notebook written on one line
+    follow the file's last line."""
+    try:
+        cells = json.loads(text).get("cells", [])
+    except (ValueError, AttributeError):
+        raise VerifyError("not a Jupyter notebook: its JSON cannot be read", Location(path)
+                          ) from None
+    file_lines = text.split("\n")
+    out = [""] * len(file_lines)
+    at = 0  # where the search goes on from: cells and their lines come in order
+    extra: list[str] = []
+    for cell in cells if isinstance(cells, list) else []:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "markdown":
+            continue
+        source = cell.get("source", "")
+        body = "".join(source) if isinstance(source, list) else str(source)
+        for line in body.split("\n"):
+            # the line as nbformat writes it: a JSON string, with or without \u escapes
+            quoted = {json.dumps(line, ensure_ascii=a)[:-1] for a in (False, True)}
+            found = next((n for n in range(at, len(file_lines))
+                          if any(q in file_lines[n] for q in quoted)), None) if line.strip() else None
+            if found is None:
+                extra.append(line)
+            else:
+                out[found], at = line, found + 1
+        extra.append("")  # a cell ends its paragraph
+    return "\n".join(out + (extra if any(x.strip() for x in extra) else []))
 
 
 def _lines(text: str) -> str:

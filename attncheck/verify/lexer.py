@@ -470,6 +470,14 @@ class _Lexer:
                         not re.match(r"\s*[_^]", _ahead(text, j + bar.end(), hi)):
                     return j + bar.end()  # \left. f \right| with no point: a bar that closes nothing
             return j
+        if name == "color" and re.match(r"\s*\{[^{}]*\}\s*\{", text[j:hi]):
+            # \color{gray}{\text{…}}: the group after the colour is what it colours (the
+            # braces are the colour's scope, not a group of the formula)
+            a = _argument(text, j)
+            b = _argument(text, a[2]) if a else None
+            if a and b:
+                self.run(b[0], b[1])
+                return b[2]
         if name in _DROP_ARG:
             a = _argument(text, j)
             if name in ("hspace", "hspace*") and a:  # p_k = … \hspace{1in} L_i = …: two formulas
@@ -831,6 +839,18 @@ def _layer_labels(toks: Sequence[Tok]) -> list[Tok]:
                 last = out[-1]  # the label is still part of the text the tokens cover
                 out[-1] = Tok(last.kind, last.value, last.start, toks[close + 1].end, last.note)
                 n = close + 2
+                continue
+        if t.kind == "SUP" and n + 5 < k + 1 and [u.kind for u in toks[n + 1:n + 6]] == [
+                "LBRACE", "LPAR", "NUMBER", "RPAR", "RBRACE"] and toks[n + 3].value.isdigit():
+            # z^{(2)}_j, z_j^{(2)}, W^{(1)}: layer 2's z (a label in parentheses, never a
+            # power), one name wherever the index is written
+            base = _letter_before(out)
+            if base is not None and out[base].value not in ("e", "E"):
+                b = out[base]
+                out[base] = Tok(b.kind, f"{b.value}^({toks[n + 3].value})", b.start, b.end)
+                last = out[-1]
+                out[-1] = Tok(last.kind, last.value, last.start, toks[n + 5].end, last.note)
+                n += 6
                 continue
         if t.kind == "SUP" and n + 1 < k:
             # a_i^L, z^{l}_j (Nielsen's): the layer written up without brackets, as above

@@ -427,6 +427,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     if output is None and _sigma_is_softmax(rows):
         output = "sigma"
         logits = _inside_sigma(rows)
+        if logits is None and lone is not None and lone[0] == "sigma":
+            logits, lone = lone[1], None  # ∂σ_i/∂z_j = σ_i(δ_ij − σ_j): σ's scores are z
     if output is None and logits is None:
         # ∂softmax(z_i)/∂z_j with no output letter named: softmax's argument is the scores
         logits = _softmax_argument(rows)
@@ -434,8 +436,7 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     if output is not None:  # e^{a_i}/Σ_k e^{a_k} anywhere: the scores, whatever the letter
         more_logits = _written_softmaxes(rows)
         if output == "sigma":
-            # (σ_i(δ_ij − σ_j) is σ_i times a bracket; e in σ(e^2, …) Euler's: no scores)
-            more_logits |= _all_inside_sigma(rows) - {"e", "delta"}
+            more_logits |= _all_inside_sigma(rows)
         logits = logits or next(iter(sorted(more_logits)), None)
     if output is not None and output != "y":
         rename[output] = "y"
@@ -500,7 +501,7 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
               if n is not None and not n[1] and _lists_itself(n[0], pieces)}
     capitals = _capital_vectors(rows, families, (named - listed) | set(functions) | set(rename))
     rename.update(capitals)
-    scalars = _scalars(rows, set(families) | named | set(functions) | indexed | set(capitals))
+    scalars = _scalars(rows, set(families) | named | set(functions) | set(capitals))
     for x in scalars:  # X in Var(X) is a random variable there, whatever softmax calls it
         rename.pop(x, None)
     dim = declared_dim or _dimension(rows, families) or default_dim or "d"
@@ -522,6 +523,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     spread, square = _spread(rows, families, output)
     length = _length(rows, {k for k, v in rename.items() if v in ("x", "y", "t")} |
                      ({"x", "y", "t"} - set(rename)), families, dim)
+    if "ell" not in rename and _ell_is_a_quantity(rows, families):
+        rename["ell"] = "ell"
     return Notation(families=families, dim=dim, rename=rename, spread=spread, length=length,
                     spread_square=square,
                     functions=frozenset(functions - {"L"}), scalars=scalars,
@@ -549,10 +552,11 @@ _SAME = re.compile(r"即|也即|亦即|也就是|就是|对应|對應|\bi\.\s?e\
 _SOFTMAX_GIVES = re.compile(r"softmax[^.。;；!?！？]{0,40}?(?:得到|得出|记为|记作|gives|yields|produces|"
                             r"denoted(?: by)?|called)\s*$", re.I)
 _INLINE = re.compile(r"\$([^$]{1,200})\$")
-#: Words naming softmax's derivative: "softmax 的雅可比", "the Jacobian of the softmax",
-#: "derivative of softmax", "softmax 求导".
+#: Words naming softmax's derivative: "softmax 的雅可比", "softmax 的输出对输入的雅可比",
+#: "the Jacobian of the softmax", "derivative of softmax", "softmax 求导".
 _SOFTMAX_JACOBIAN = re.compile(
-    r"softmax\s*(?:函数)?\s*(?:的)?\s*(?:雅可比|导数|偏导|梯度|求导|jacobian|derivative|gradient)|"
+    r"softmax\s*(?:函数)?\s*(?:的)?\s*(?:输出对输入的?\s*)?"
+    r"(?:雅可比|雅克比|导数|偏导|梯度|求导|jacobian|derivative|gradient)|"
     r"(?:jacobian|derivative|gradient|partial derivatives?)\s+of\s+(?:the\s+)?softmax", re.I)
 
 
@@ -1028,6 +1032,21 @@ def _written_softmaxes(rows: Sequence[Sequence[Row]]) -> set[str]:
     return {z for toks in _every_piece(rows) for z in [_softmax_logits(toks)] if z}
 
 
+def _ell_is_a_quantity(rows: Sequence[Sequence[Row]], families: Sequence[str]) -> bool:
+    """``ℓ = qᵀk = Σ_i q_i k_i``: ℓ given a value in the random vectors — a quantity of the
+    note's (the logit), not the index letter ℓ it is elsewhere."""
+    for block in rows:
+        for row in block:
+            if not row.relations or row.relations[0].value not in ("=", ":=") or \
+                    len(row.pieces) < 2 or row.pieces[0] is None or row.pieces[1] is None:
+                continue
+            left = [t for t in row.pieces[0].toks if t.kind != "QUAD"]
+            if len(left) == 1 and left[0].kind == "GREEK" and left[0].value == "ell" and any(
+                    _letter(t) in families for t in row.pieces[1].toks):
+                return True
+    return False
+
+
 def _lone_jacobian(rows: Sequence[Sequence[Row]], named: set[str]) -> tuple[str, str] | None:
     """(a, z) when the note's one derivative of a letter's entries by another's is
     ``∂a_i/∂z_j`` and no formula says what a or z is — softmax's Jacobian, where the words
@@ -1068,8 +1087,10 @@ def _all_inside_sigma(rows: Sequence[Sequence[Row]], first: bool = False) -> set
                 toks = p.toks if p else ()
                 for n, t in enumerate(toks[:-2]):
                     at = n + 1 if toks[n + 1].kind == "LPAR" else _indexed_call(toks, n)
+                    # (σ_i(δ_ij − σ_j) is σ_i times a bracket; e in σ(e^2, …) Euler's)
                     if t.kind == "GREEK" and t.value == "sigma" and at is not None and \
-                            at + 1 < len(toks) and _letter(toks[at + 1]) is not None:
+                            at + 1 < len(toks) and _letter(toks[at + 1]) not in (None, "e",
+                                                                                "delta"):
                         out.append(_letter(toks[at + 1]))  # type: ignore[arg-type]
                         if first:
                             return set(out)

@@ -247,8 +247,11 @@ def matrix_entries(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
     i ≠ j apart, so one symbolic entry stands for the whole matrix; softmax(z) =
     softmax(z − c) at a general entry i.  Other sides as they are."""
     if isinstance(lhs, EntryVector) != isinstance(rhs, EntryVector):
-        # softmax(z) = e^z / Σ_j e^{z_j}: the other side written in the whole scores vector
-        lhs, rhs = (v if isinstance(v, EntryVector) else _whole_scores(v) for v in (lhs, rhs))
+        # softmax(z) = e^z / Σ_j e^{z_j}: the other side written in the whole scores vector;
+        # p = softmax(z): the whole output (or label) itself, entry by entry
+        lhs, rhs = (v if isinstance(v, EntryVector) else
+                    EntryVector(IndexedBase(v.name)[ROW]) if v in (Symbol("y"), Symbol("t"))
+                    else _whole_scores(v) for v in (lhs, rhs))
     if isinstance(lhs, EntryVector) and isinstance(rhs, EntryVector):
         taken = lhs.free_symbols | rhs.free_symbols
         i = next(index_symbol(c) for c in "ijklmr" if index_symbol(c) not in taken)
@@ -556,6 +559,8 @@ def prepare(toks: Sequence[Tok]) -> list[Tok]:
     for a, t in enumerate(toks):
         if t.kind == "UNKNOWN":
             raise ParseProblem(f"unknown macro {t.value}", t.start)
+        if t.kind == "BEGIN" and t.value.rstrip("*") in ("cases", "dcases"):
+            _two_cells_per_case(toks, a)
         if t.kind == "SUB" and a + 2 < n and toks[a + 1].kind == "LBRACE" and (
                 toks[a + 2].kind == "COLON" or (a + 3 < n and toks[a + 3].kind == "COLON"
                                                 and toks[a + 2].kind == "COMMA") or
@@ -868,11 +873,15 @@ class _Matrix:
 
     entry: Expr
 
+    def times(self, c: Expr) -> _Matrix:
+        return _Matrix(self.entry * c)
+
 
 @dataclass(frozen=True)
 class _MatrixBefore:
-    """A matrix followed by an operator still waiting for its operand (Jᵀ ∇_𝐩 L): the
-    operator takes what follows, then the matrix multiplies the result."""
+    """A matrix (or a row vector) followed by an operator still waiting for its operand
+    (Jᵀ ∇_𝐩 L, 𝐲ᵀ log 𝐩): the operator takes what follows, then the matrix multiplies the
+    result."""
 
     matrix: Any
     operator: Any
@@ -967,6 +976,9 @@ class _EntryVec:
 
     entry: Expr
 
+    def times(self, c: Expr) -> _EntryVec:
+        return _EntryVec(self.entry * c)
+
 
 @dataclass(frozen=True)
 class _Literal:
@@ -1050,6 +1062,29 @@ def class_index(e: Any) -> Any:
     if isinstance(e, Symbol) and not e.is_integer and e.name in CLASS_WORDS:
         return index_symbol(e.name)
     return e
+
+
+def _two_cells_per_case(toks: Sequence[Tok], a: int) -> None:
+    r"""At ``\begin{cases}``: refuse a row with a relation in a cell between two ``&``
+    (value & condition is all a case has; "a & if i = j \ b & if i ≠ j" has lost a row
+    break, one backslash for two — "a & if & i = j" only splits its condition)."""
+    depth, amps, related = 0, 0, False
+    for t in toks[a + 1:]:
+        if t.kind in ("BEGIN", "LBRACE"):
+            depth += 1
+        elif t.kind in ("END", "RBRACE"):
+            if depth == 0:
+                return
+            depth -= 1
+        elif depth == 0 and t.kind == "ROWSEP":
+            amps, related = 0, False
+        elif depth == 0 and t.kind == "REL" and amps >= 1:
+            related = True
+        elif depth == 0 and t.kind == "AMP":
+            amps += 1
+            if amps > 1 and related:
+                raise ParseProblem("a case with more than one '&' (a row break written as one "
+                                   "backslash?): the branches cannot be told apart", t.start)
 
 
 def _upper_label(toks: Sequence[Tok], a: int) -> tuple[str, int] | None:
@@ -1245,6 +1280,8 @@ class _Build(Transformer_NonRecursive):
             return pi  # (π(v) = e^{z_v}/Σ_u e^{z_u}: a policy's letter, the note's softmax)
         if g == "ell" and self.n.rename.get("ell") == "L":
             return LOSS  # ℓ = −Σ_k y_k log ŷ_k: the note's loss, by its letter
+        if g == "ell" and self.n.rename.get("ell") == "ell":
+            return Symbol("ℓ")  # ℓ = qᵀk: the note's logit (see notation._ell_is_a_quantity)
         if g == "ell":
             return index_symbol("ℓ")
         if g in ("rho", "varrho") and self.model.dependent:
@@ -1803,6 +1840,11 @@ class _Build(Transformer_NonRecursive):
             # max(𝐱), max(z): the largest entry, as max(z_i) and \max_k z_k are
             out: Expr = Function(name)(IndexedBase(whole))
             return f.coeff * (self._pow(out, f.power, meta) if f.power != 1 else out)
+        if name in ("log", "ln", "exp") and whole is not None and f.power == 1 and not f.primes \
+                and isinstance(inner, _Vector):
+            # log 𝐩, exp(𝐳): entry by entry (−𝐲ᵀ log 𝐩 is Σ_k y_k log p_k)
+            at = IndexedBase(whole)[ROW]
+            return _EntryVec(f.coeff * (log(at) if name != "exp" else exp(at)))
         x = self.v(arg, meta, f"in {f.name}")
         if name in ("log", "ln"):
             out = log(x)
@@ -1874,13 +1916,21 @@ class _Build(Transformer_NonRecursive):
             return False
         return f in (LOSS,) or any(str(a.base.label) in SOFTMAX_BASES for a in f.atoms(Indexed))
 
-    def _gradient(self, x: Any) -> _EntryVec | None:
+    def _gradient(self, x: Any) -> _EntryVec | _Matrix | JacobianOf | None:
         """∇_z L, ∇_𝐩 L: the gradient of a quantity of softmax's by its whole scores or its
-        whole output, entry by entry; None for anything else."""
+        whole output, entry by entry; ∇_z π of the whole output, its Jacobian; ∂L/∂W, ∂L/∂𝐛 by the whole weights or bias of the
+        note's linear layer (see notation.linear_layer) as a matrix or a vector; None for
+        anything else."""
+        if isinstance(x, _Fn) and x.name == "d/d" and isinstance(x.body, Expr):
+            layer = self._by_layer(x.body, x.var)
+            if layer is not None:
+                return layer.times(x.coeff)
         if not (isinstance(x, _Fn) and x.name == "d/d" and x.body is not None and
                 x.var in (Symbol("x"), Symbol("y"))):
             return None
         by = str(x.var)
+        if by == "x" and x.body == Symbol("y") and self._scores_named():
+            return JacobianOf(Symbol("y"), Symbol("x"))  # ∇_z π, π softmax's whole output
         if by == "x" and not self._by_whole_scores(x.body, bold=True):
             return None
         if by == "y" and not (self._scores_named() and isinstance(x.body, Expr) and
@@ -1889,13 +1939,27 @@ class _Build(Transformer_NonRecursive):
             return None
         return _EntryVec(x.coeff * Derivative(x.body, IndexedBase(by)[ROW]))
 
+    def _by_layer(self, f: Expr, var: Any) -> _EntryVec | _Matrix | None:
+        """∂L/∂W, ∂L/∂𝐛 by the whole weights or bias of the note's linear layer (see
+        notation.linear_layer): the matrix whose (k, d) entry is ∂L/∂W_{kd} (class k's row,
+        the input's entry d), the vector of the ∂L/∂b_k; None for anything else."""
+        if isinstance(var, Symbol) and self.n.rename.get(var.name) in ("W", "bias"):
+            var = Symbol(self.n.rename[var.name])  # ∂L/∂b, b the note's bias (unindexed)
+        if var not in (Symbol("W"), Symbol("bias")) or \
+                not {"W", "h"} <= set(self.n.rename.values()) or \
+                not self._by_whole_scores(f, bold=True):
+            return None
+        if var == Symbol("W"):
+            return _Matrix(Derivative(f, IndexedBase("W")[ROW, COL]))
+        return _EntryVec(Derivative(f, IndexedBase("bias")[ROW]))
+
     def _entries(self, t: Any) -> Expr | None:
         """A whole vector of softmax's at its entry :data:`ROW` (𝐩, p where p is the note's
         output, ∂L/∂z), else None."""
         if isinstance(t, _Paren):
             t = t.expr
         gradient = self._gradient(t)
-        if gradient is not None:
+        if isinstance(gradient, _EntryVec):
             return gradient.entry
         if isinstance(t, _EntryVec):
             return t.entry
@@ -1955,9 +2019,18 @@ class _Build(Transformer_NonRecursive):
         if _as_matrix(a) is not None and isinstance(b, _Fn) and b.name == "d/d" and \
                 b.body is None and juxtaposed:
             return _MatrixBefore(a, b)  # Jᵀ ∇_𝐩 L: the operator takes what follows first
+        if juxtaposed and isinstance(a, _Vector) and a.transposed and self._whole(a) and \
+                isinstance(b, _Fn) and b.name in ("log", "ln", "exp") and b.body is None:
+            return _MatrixBefore(a, b)  # 𝐲ᵀ log 𝐩: log takes 𝐩, then the row multiplies
         product = self._matrix_product(a, b)
         if product is not None:
             return product
+        outer = self._outer(a, b)
+        if outer is not None:
+            return outer
+        inner = self._row_times(a, b)
+        if inner is not None:
+            return inner
         if juxtaposed and isinstance(b, _Dots) and isinstance(a, (Expr, _Series)) and \
                 (isinstance(a, _Series) or a.has(Indexed)):
             # e^{x_1} + e^{x_2} … + e^{x_k}, −t_1 log y_1 ⋯ − t_n log y_n: dots written with no
@@ -2167,6 +2240,9 @@ class _Build(Transformer_NonRecursive):
         if x == Symbol("x") and not isinstance(top, _Vector) and self._by_whole_scores(f, bold):
             # ∂L/∂z, z the note's whole scores: the gradient, entry by entry
             return _EntryVec(Derivative(f, IndexedBase("x")[ROW]))
+        layer = self._by_layer(f, x)
+        if layer is not None:
+            return layer
         if isinstance(x, (Indexed, Symbol)):
             self._entry_by_whole(f, x, meta)
             return Derivative(f, x)
@@ -2277,6 +2353,45 @@ class _Build(Transformer_NonRecursive):
         k = next(index_symbol(c) for c in "kmlruvw" if index_symbol(c) not in taken)
         total = Sum(ma.entry.xreplace({COL: k}) * right.xreplace({ROW: k}), (k, 1, self._length()))
         return _Matrix(total) if mb is not None else _EntryVec(total)
+
+    def _outer(self, a: Any, b: Any) -> _Matrix | None:
+        """(p − y) hᵀ, (∇_z L) xᵀ: a whole vector of softmax's (a column) times the layer's
+        input or a softmax vector transposed (a row) — the matrix whose (i, j) entry is
+        a_i b_j; None for anything else."""
+        while isinstance(b, _Paren):
+            b = b.expr
+        if not (isinstance(b, _Vector) and b.transposed and b.name in ("h", "x", "y", "t")) or \
+                (b.name == "h" and "h" not in self.n.rename.values()):
+            return None
+        if isinstance(a, _Vector) and self._whole(a):
+            return None  # y yᵀ: the outer product of two softmax vectors, read in _product
+        column = self._entries(a)
+        if column is None:
+            return None
+        return _Matrix(column * b.coeff * IndexedBase(b.name)[COL])
+
+    def _row_times(self, a: Any, b: Any) -> Expr | None:
+        """yᵀ log p, tᵀ g, 𝐲ᵀ𝐩: a whole vector of softmax's as a row times one as a column —
+        the sum Σ_k a_k b_k over its entries; None for anything else."""
+        while isinstance(a, _Paren):
+            a = a.expr
+        if not (isinstance(a, _Vector) and a.transposed and self._whole(a)):
+            return None
+        while isinstance(b, _Paren):
+            b = b.expr
+        if isinstance(b, (log, exp)) and isinstance(b.args[0], Symbol) and \
+                b.args[0].name in ("x", "y", "t") and self._scores_named():
+            column: Expr | None = b.func(IndexedBase(b.args[0].name)[ROW])  # yᵀ log p
+        elif isinstance(b, _Vector):
+            return None  # yᵀy beside diag(y): the note's row vectors (_RowOuter)
+        else:
+            column = self._entries(b)
+        if column is None:
+            return None
+        k = next(index_symbol(c) for c in "kmlruvw"
+                 if index_symbol(c) not in column.free_symbols)
+        return Sum(a.coeff * IndexedBase(a.name)[k] * column.xreplace({ROW: k}),
+                   (k, 1, self._length()))
 
     def _matrix_sum(self, a: Any, b: Any, sign: int, meta: Any) -> _Matrix:
         """diag(y) − y yᵀ (and diag(s) − sᵀs, with row vectors): entry by entry."""

@@ -131,6 +131,10 @@ _OF_THE_VECTORS = re.compile(r"\b(?:quer(?:y|ies)|keys?|components?|elements?|en
                              r"元素|分量|向量|查询|键", re.I)
 
 
+#: Words that make the formula after them a case, not a fact: "If $Var(X) = 0$, …".
+_IF_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|suppose)|如果|若|假如|当)\s*\$*\s*$", re.I)
+
+
 def _scalar_facts(sentence: str, at: int, scalars: tuple[str, ...],
                   are_components: bool = True) -> list[Found]:
     """What a sentence says of scalar random variables X, Y: "X and Y are independent",
@@ -160,6 +164,8 @@ def _scalar_facts(sentence: str, at: int, scalars: tuple[str, ...],
         if x not in scalars:
             continue
         mean = m.group("op").rstrip("}").rstrip().endswith("E")
+        if (not mean and value <= 0) or _IF_BEFORE.search(sentence[:m.start()]):
+            continue  # "If $Var(X) = 0$, all values are equal": a case, not an assumption
         h: Hypothesis = MeanIs(x, value, scalar=True) if mean else \
             VarianceIs(x, value, scalar=True)
         out.append(Found(h, m.group(0).strip(), at + m.start()))
@@ -226,6 +232,8 @@ def _named_components(sentence: str, families: tuple[str, ...]
         for x in letters:
             if x in named:
                 value = Integer(int(m.group("v")))
+                if m.group("op") != "E" and value <= 0:
+                    continue  # D(X) = 0 is no variance a note assumes of its components
                 h: Hypothesis = MeanIs(named[x], value) if m.group("op") == "E" else \
                     VarianceIs(named[x], value)
                 out.append((h, m))

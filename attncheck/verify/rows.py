@@ -754,6 +754,12 @@ def _is_cases(side: Sequence[Tok], last: bool) -> bool:
         return False
     name = side[0].value.rstrip("*")
     cells = [_split_top(b, {"AMP"}) for b in _split_top(side[1:-1], {"ROWSEP"}) if b]
+    if name in ("cases", "dcases") and any(
+            len(c) > 2 and any(_relations_at_top(x) for x in c[1:-1]) for c in cells):
+        # "a & \text{if } i = j \ b & \text{if } i \neq j": a row break lost (one \ for
+        # two), the branches run together — no split a reader could trust ("a & if & i = j"
+        # only splits its condition)
+        return False
     if not last and any(len(c) < 2 or _relations_at_top(c[0]) for c in cells):
         return False  # between two relations, each branch its value & its condition — only
     return name in ("cases", "dcases") or (name == "array" and (last or braced))
