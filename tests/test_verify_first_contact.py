@@ -2659,3 +2659,15 @@ def test_a_coloured_remark_at_the_end_of_a_row(rhs: str, status: str) -> None:
             "\\sum_{j=1}^{V} \\left(-\\frac{y_j}{a_j}\\right) \\cdot a_j (\\delta_{ji} - a_i) "
             f"&= {rhs} \\quad\\color{{gray}}{{\\text{{—— $a_j$ 消去！}}}}\n\\end{{aligned}}$$\n")
     assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,agree", [("-\\ln(p_c)", True), ("-\\ln(p_1)", False)])
+def test_numbers_for_a_step_beside_the_notes_class_letter(rhs: str, agree: bool) -> None:
+    # the one-hot label said once, "y_c = 1 for the true class c": every softmax step's
+    # numbers once stopped at "c has no value at a softmax point"; now c takes a class
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\nLet $y$ be one-hot, where $y_c = 1$ "
+            "for the true class $c$ and $y_j = 0$ for all $j \\neq c$.\n\n"
+            f"$$L = -\\sum_i y_i \\ln(p_i) = {rhs}$$\n")
+    r = verify_text(text, "n.md", numeric=True)
+    last = [s for s in r.steps if s.kind == "claim"][-1]
+    assert last.evidence is not None and last.evidence.agree is agree, last.evidence
