@@ -2671,3 +2671,29 @@ def test_numbers_for_a_step_beside_the_notes_class_letter(rhs: str, agree: bool)
     r = verify_text(text, "n.md", numeric=True)
     last = [s for s in r.steps if s.kind == "claim"][-1]
     assert last.evidence is not None and last.evidence.agree is agree, last.evidence
+
+
+# -- batch 51 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("claim,status", [("x_1 = 1", "holds"), ("x_1 = 2", "fails")])
+def test_a_display_listing_the_examples_values(claim: str, status: str) -> None:
+    # "x_1 = 1, \quad x_2 = -1, \quad w_1 = 2": each a value of the example (x_2 = −1 was a
+    # failing claim: x had been seen); x_1's value is kept where no softmax makes x its scores
+    text = ("Pick values:\n\n$$\nx_1 = 1, \\quad x_2 = -1, \\quad w_1 = 2, \\quad w_2 = 3\n$$\n\n"
+            f"$$\n{claim}\n$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    kinds = [s.kind for s in r.steps]
+    assert kinds[:4] == ["definition"] * 4
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("claim", ["\\frac{\\partial L}{\\partial z} = a - y",
+                                   "\\frac{\\partial L}{\\partial a} = -\\frac{1}{0.1192}"])
+def test_a_derivative_beside_the_worked_examples_numbers_is_not_failed(claim: str) -> None:
+    # a = σ(−2) ≈ 0.1192 and y = 1 in the example, L = −[y log a + (1 − y) log(1 − a)]
+    # after them: ∂L/∂z taken of L with a's number in it is 0 — the note means the general
+    # a; once a false fail, now not judged
+    text = ("$$z = -2$$\n\n$$a = \\sigma(-2) = \\frac{1}{1 + e^{2}} \\approx 0.1192$$\n\n"
+            "Use $y = 1$.\n\n$$L = -\\big[ y \\log(a) + (1 - y) \\log(1 - a) \\big]$$\n\n"
+            f"$$\n{claim}\n$$\n")
+    assert "fails" not in _verdicts(text)
