@@ -2697,3 +2697,15 @@ def test_a_derivative_beside_the_worked_examples_numbers_is_not_failed(claim: st
             "Use $y = 1$.\n\n$$L = -\\big[ y \\log(a) + (1 - y) \\log(1 - a) \\big]$$\n\n"
             f"$$\n{claim}\n$$\n")
     assert "fails" not in _verdicts(text)
+
+
+@pytest.mark.parametrize("claim,status", [("\\sqrt{d_k} = 8", "holds"), ("\\sqrt{d_k} = 16", "fails")])
+def test_the_dimension_given_by_named_numbers(claim: str, status: str) -> None:
+    # "设 d_model = 512, h = 8；每个 head 维度：d_k = d_model/h": the example's d_k, given
+    # (once a failing claim about every d_k)
+    text = ("$$\\text{Var}(q \\cdot k) = d_k$$\n\n设：\n\n$$\nd_{model}=512,\\quad h=8\n$$\n\n"
+            "每个head维度：\n\n$$\nd_k = \\frac{d_{model}}{h}\n$$\n\n"
+            f"$$\n{claim}\n$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps if "d_{model}}{h}" in s.rhs_source] == ["definition"]
+    assert _verdicts(text)[-1:] == [status]

@@ -1079,6 +1079,9 @@ class _Builder:
         name, value = (b, a) if step.relation == "=:" else (a, b)
         self.vague.discard(_name_key(name))
         if isinstance(name, Symbol) and name.is_integer and name.name == self.notation.dim and \
+                substitute(value, self.aliases).is_Integer:  # (d_k = d_model/h: 512/8)
+            value = substitute(value, self.aliases)
+        if isinstance(name, Symbol) and name.is_integer and name.name == self.notation.dim and \
                 value.is_Integer and value > 0:
             self.values[name] = value  # "d_k = 64": the example's dimension, from here on
             return
@@ -1197,8 +1200,11 @@ class _Builder:
             return "definition"
         if n == 0 and not self.current and not after_implies and isinstance(lv, Symbol) and \
                 (not lv.is_integer or lv.name == self.notation.dim) and \
-                isinstance(rv, Expr) and rv.is_number and \
+                isinstance(rv, Expr) and (rv.is_number or (
+                    lv.name == self.notation.dim and rv.free_symbols and
+                    substitute(rv, self.aliases).is_number)) and \
                 lv.name not in self.notation.scalars and lv.name not in self.seen_indexed:
+            # (d_k = d_model/h after d_model = 512, h = 8: the example's dimension, given)
             # "d_k = 512", "Gradient = 0.99995 × (1 − 0.99995)": a value given, not an identity
             # (not "So J = 0 identically" after J_ij = …: a claim about every entry)
             return "definition"
