@@ -559,8 +559,11 @@ def _example_values_under_derivative(step: Step) -> list[str]:
     written = [v for v in (step.lhs.value, step.rhs.value) if isinstance(v, Expr)]
     if not any(v.has(Derivative) for v in written):
         return []
+    # (not the variable differentiated by, nor the quantity differentiated: their numbers
+    # are kept out of the step already — see chains.without_variables)
+    taken = {x for v in written for d in v.atoms(Derivative) for x in (*d.variables, d.expr)}
     numbers = {n for n, v in step.aliases if isinstance(n, Symbol) and not n.is_integer
-               and isinstance(v, Expr) and v.is_number}
+               and isinstance(v, Expr) and v.is_number and n not in taken}
     if not numbers:
         return []
     def bare(v: Expr) -> set[Symbol]:  # the names alone, not the letters of t_i, h_j
