@@ -587,6 +587,7 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     ((r"^(.+) inside an expectation is not random in this note: the random quantities are the "
      r"components of (.+)$"), r"期望里的 \1 在本笔记中不是随机量：随机量是 \2 的分量"),
     (r"^an approximation \(≈\) is not an identity$", "近似（≈）不是恒等式"),
+    (r"^no numeric value: (.+)$", r"：没有数值可算（\1）"),
     ((r"^verify's own verdicts disagree here — the chain's other steps hold and so does its "
       r"first expression = its last, so this step must hold too; one of its sides was misread$"),
      "verify 自己的判断在此矛盾：链中其余各步成立，首尾也相等，这一步理应成立；它的某一边被读错了"),

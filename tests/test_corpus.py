@@ -220,6 +220,8 @@ BROKEN: dict[tuple[str, int], str] = {
     "question, not a claim",
     ("llm-interview-qa-var-qk-perplexity", 39): r"p_1,\dots,p_4 = 0.5, 0.2, 0.8, 0.25: a list of "
     "names set to a list of values",
+    ("ch14-sdpa-variance-vjp-handcalc", 78): r"\text{sum}(A \odot G_A, \text{axis}=T_k, …): a "
+    "NumPy call's keyword arguments in math",
 }
 
 #: The share of claim steps judged (right or not) over the corpus: it may only go up

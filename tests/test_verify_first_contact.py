@@ -2659,3 +2659,53 @@ def test_a_coloured_remark_at_the_end_of_a_row(rhs: str, status: str) -> None:
             "\\sum_{j=1}^{V} \\left(-\\frac{y_j}{a_j}\\right) \\cdot a_j (\\delta_{ji} - a_i) "
             f"&= {rhs} \\quad\\color{{gray}}{{\\text{{—— $a_j$ 消去！}}}}\n\\end{{aligned}}$$\n")
     assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("rhs,agree", [("-\\ln(p_c)", True), ("-\\ln(p_1)", False)])
+def test_numbers_for_a_step_beside_the_notes_class_letter(rhs: str, agree: bool) -> None:
+    # the one-hot label said once, "y_c = 1 for the true class c": every softmax step's
+    # numbers once stopped at "c has no value at a softmax point"; now c takes a class
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\nLet $y$ be one-hot, where $y_c = 1$ "
+            "for the true class $c$ and $y_j = 0$ for all $j \\neq c$.\n\n"
+            f"$$L = -\\sum_i y_i \\ln(p_i) = {rhs}$$\n")
+    r = verify_text(text, "n.md", numeric=True)
+    last = [s for s in r.steps if s.kind == "claim"][-1]
+    assert last.evidence is not None and last.evidence.agree is agree, last.evidence
+
+
+# -- batch 51 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("claim,status", [("x_1 = 1", "holds"), ("x_1 = 2", "fails")])
+def test_a_display_listing_the_examples_values(claim: str, status: str) -> None:
+    # "x_1 = 1, \quad x_2 = -1, \quad w_1 = 2": each a value of the example (x_2 = −1 was a
+    # failing claim: x had been seen); x_1's value is kept where no softmax makes x its scores
+    text = ("Pick values:\n\n$$\nx_1 = 1, \\quad x_2 = -1, \\quad w_1 = 2, \\quad w_2 = 3\n$$\n\n"
+            f"$$\n{claim}\n$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    kinds = [s.kind for s in r.steps]
+    assert kinds[:4] == ["definition"] * 4
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("claim", ["\\frac{\\partial L}{\\partial z} = a - y",
+                                   "\\frac{\\partial L}{\\partial a} = -\\frac{1}{0.1192}"])
+def test_a_derivative_beside_the_worked_examples_numbers_is_not_failed(claim: str) -> None:
+    # a = σ(−2) ≈ 0.1192 and y = 1 in the example, L = −[y log a + (1 − y) log(1 − a)]
+    # after them: ∂L/∂z taken of L with a's number in it is 0 — the note means the general
+    # a; once a false fail, now not judged
+    text = ("$$z = -2$$\n\n$$a = \\sigma(-2) = \\frac{1}{1 + e^{2}} \\approx 0.1192$$\n\n"
+            "Use $y = 1$.\n\n$$L = -\\big[ y \\log(a) + (1 - y) \\log(1 - a) \\big]$$\n\n"
+            f"$$\n{claim}\n$$\n")
+    assert "fails" not in _verdicts(text)
+
+
+@pytest.mark.parametrize("claim,status", [("\\sqrt{d_k} = 8", "holds"), ("\\sqrt{d_k} = 16", "fails")])
+def test_the_dimension_given_by_named_numbers(claim: str, status: str) -> None:
+    # "设 d_model = 512, h = 8；每个 head 维度：d_k = d_model/h": the example's d_k, given
+    # (once a failing claim about every d_k)
+    text = ("$$\\text{Var}(q \\cdot k) = d_k$$\n\n设：\n\n$$\nd_{model}=512,\\quad h=8\n$$\n\n"
+            "每个head维度：\n\n$$\nd_k = \\frac{d_{model}}{h}\n$$\n\n"
+            f"$$\n{claim}\n$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps if "d_{model}}{h}" in s.rhs_source] == ["definition"]
+    assert _verdicts(text)[-1:] == [status]

@@ -695,6 +695,8 @@ class _Builder:
         self.blocks_read = 0
         #: the display whose equations the words before it said are wanted
         self.goal: Math | None = None
+        #: the display whose first row gave a name a number: its other "name = number" rows too
+        self.values_block: Math | None = None
         self.solved: tuple[int, tuple[Link, Link], Symbol] | None = None
 
     # -- names seen so far: a name's first appearance on the left is its definition ------
@@ -898,6 +900,9 @@ class _Builder:
                 if kind == "claim" and n == 0 and premise is None and not self.current else None
             if kind == "claim" and solved is None:
                 kind = self._classify(left, right, lead, n, premise is not None, row)
+                if kind == "definition" and isinstance(right.value, Expr) and \
+                        right.value.is_number and _is_name(left.value):
+                    self.values_block = left.block  # "x_1 = 1, \quad x_2 = -1, …": a list
                 if kind == "definition-right":
                     kind, symbol = "definition", "=:"
             premise = premise or solved
@@ -1074,14 +1079,22 @@ class _Builder:
         name, value = (b, a) if step.relation == "=:" else (a, b)
         self.vague.discard(_name_key(name))
         if isinstance(name, Symbol) and name.is_integer and name.name == self.notation.dim and \
+                substitute(value, self.aliases).is_Integer:  # (d_k = d_model/h: 512/8)
+            value = substitute(value, self.aliases)
+        if isinstance(name, Symbol) and name.is_integer and name.name == self.notation.dim and \
                 value.is_Integer and value > 0:
             self.values[name] = value  # "d_k = 64": the example's dimension, from here on
             return
         if isinstance(name, Symbol) and name.name == "x" and \
                 value.has(Symbol("W"), IndexedBase("W")):
             return  # z = Wx + b: the scores as the note's linear layer (see linear_layer)
+        no_softmax = not self.notation.softmax_in_conventions and \
+            not {"x", "y"} & set(self.notation.rename.values())
         if isinstance(name, Indexed) and str(name.base.label) in ("y", "x", "t") and not (
-                str(name.base.label) == "t" and all(a.is_Integer for a in name.indices)):
+                str(name.base.label) in (("t", "x") if no_softmax else ("t",)) and
+                all(a.is_Integer for a in name.indices)):
+            # (x_1 = 1 in a note with no softmax: an input's value in its example, as a
+            # label's is)
             # y_i := e^{x_i}/Σ…: softmax's own; a label's value Y_{11} := 1 in a worked
             # example is the note's (the scores' values would hide what is differentiated)
             if str(name.base.label) == "y" and isinstance(value, Expr) and \
@@ -1152,6 +1165,12 @@ class _Builder:
         if n == 0 and not self.current and not after_implies and left.toks and \
                 is_index_condition(left.toks + (Tok("REL", "=", 0, 0),) + right.toks):
             return "condition"
+        if n == 0 and not self.current and self.values_block is left.block and \
+                len(row.relations) == 1 and lv is not None and _is_name(lv) and \
+                isinstance(rv, Expr) and rv.is_number:
+            # "x_1 = 1, \quad x_2 = -1, \quad w_1 = 2": the values of a worked example listed
+            # in one display, each given as the first was (x_2 once a claim: x was seen)
+            return "definition"
         if n == 0 and _PREMISE.search(row.lead):
             # "且已知 Σ_j y_j = 1，所以 …", "\text{since } a = b": given, not claimed
             return "assumption"
@@ -1181,8 +1200,11 @@ class _Builder:
             return "definition"
         if n == 0 and not self.current and not after_implies and isinstance(lv, Symbol) and \
                 (not lv.is_integer or lv.name == self.notation.dim) and \
-                isinstance(rv, Expr) and rv.is_number and \
+                isinstance(rv, Expr) and (rv.is_number or (
+                    lv.name == self.notation.dim and rv.free_symbols and
+                    substitute(rv, self.aliases).is_number)) and \
                 lv.name not in self.notation.scalars and lv.name not in self.seen_indexed:
+            # (d_k = d_model/h after d_model = 512, h = 8: the example's dimension, given)
             # "d_k = 512", "Gradient = 0.99995 × (1 − 0.99995)": a value given, not an identity
             # (not "So J = 0 identically" after J_ij = …: a claim about every entry)
             return "definition"

@@ -553,6 +553,34 @@ def _particular_entries(step: Step, lhs: Expr, rhs: Expr) -> list[str]:
     return sorted(str(x.base.label) + "_" + ",".join(map(str, x.indices)) for x in brought)
 
 
+def _example_values_under_derivative(step: Step) -> list[str]:
+    """The names a worked example gave a number (a = σ(−2), z = −2) that a step with a
+    derivative reaches through the note's definitions (L = −[y log a + …]); [] for none."""
+    written = [v for v in (step.lhs.value, step.rhs.value) if isinstance(v, Expr)]
+    if not any(v.has(Derivative) for v in written):
+        return []
+    # (not the variable differentiated by, nor the quantity differentiated: their numbers
+    # are kept out of the step already — see chains.without_variables)
+    taken = {x for v in written for d in v.atoms(Derivative) for x in (*d.variables, d.expr)}
+    numbers = {n for n, v in step.aliases if isinstance(n, Symbol) and not n.is_integer
+               and isinstance(v, Expr) and v.is_number and n not in taken}
+    if not numbers:
+        return []
+    def bare(v: Expr) -> set[Symbol]:  # the names alone, not the letters of t_i, h_j
+        return {s for s in v.xreplace({x: Dummy() for x in v.atoms(Indexed)}).free_symbols
+                if isinstance(s, Symbol) and not isinstance(s, Dummy)}
+
+    # the names the step reaches: its own, and those of the definitions it names, in turn
+    reached = {s for v in written for s in bare(v)}
+    for _ in range(3):
+        more = {s for n, v in step.aliases if n in reached and isinstance(v, Expr)
+                for s in bare(v)}
+        if more <= reached:
+            break
+        reached |= more
+    return sorted(str(n) for n in numbers & reached)
+
+
 def _at_each_entry(lhs: Expr, rhs: Expr, particular: Sequence[str]
                    ) -> list[tuple[Expr, Expr]] | None:
     """The step at every value its free index can take when the note's definition wrote its
@@ -1565,6 +1593,13 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                    "letters": "in other letters"}.get(step.restates[1], "anew in place")
             return refused(f"the note defined {step.lhs.source.strip()} {how} (line {at.line}): "
                            "a new meaning here, or a claim?")
+        valued = _example_values_under_derivative(step)
+        if valued:
+            # a = σ(−2) ≈ 0.1192 in the worked example, then L = −[y log a + …] and ∂L/∂z =
+            # a − y: the definitions took a's number into L, and ∂/∂z of a number is 0 — the
+            # note means the general a there
+            return refused(f"the worked example gives {', '.join(valued)} a number; the "
+                           "derivative here is of the general quantity, not judged at it")
         at_each = _at_each_entry(lhs, rhs, particular) if particular else None
         if at_each is not None:
             # L = −y_1 log p_1 − y_2 log p_2, then ∂L/∂p_k = −y_k/p_k: the note's two classes

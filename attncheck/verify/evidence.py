@@ -443,6 +443,10 @@ def softmax_evidence(step: StepResult, *, seed: int | np.random.SeedSequence) ->
         idx = {i: a, j: b, k: c}
         idx.update({u: (a + b + c + m) % size + 1 for m, u in enumerate(others)})
         if classes:
+            # the note's class letter (t_k = δ_kc said once for the whole note): a class of
+            # its own at each triple, the same on both sides and in the label
+            idx.update({u: (a + b + c) % size + 1 for u in classes[0].free_symbols
+                        if isinstance(u, Symbol) and u not in idx})
             label = int(_softmax_value(classes[0], xs, ts, idx, gs=gs).real)
             if not 1 <= label <= size:
                 raise ValueError(f"the class {label} is past the {size} entries")

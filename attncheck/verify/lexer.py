@@ -476,7 +476,15 @@ class _Lexer:
             a = _argument(text, j)
             b = _argument(text, a[2]) if a else None
             if a and b:
+                words = re.match(r"\s*\\(?:text|mbox|textrm)\s*(?=\{)", text[b[0]:b[1]])
+                inner = _argument(text, b[0] + words.end()) if words else None
+                if inner and not text[inner[2]:b[1]].strip():
+                    self.run(b[0], b[1])  # a coloured remark: the words alone, no group
+                    return b[2]
+                # a coloured formula: the group, its braces spanning the macro as written
+                self.emit("LBRACE", "{", i, b[0])
                 self.run(b[0], b[1])
+                self.emit("RBRACE", "}", b[1], b[2])
                 return b[2]
         if name in _DROP_ARG:
             a = _argument(text, j)

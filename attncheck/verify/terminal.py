@@ -217,7 +217,7 @@ def _evidence(s: StepResult, say: _Say) -> str:
     e = s.evidence
     assert e is not None
     if e.agree is None:
-        return e.note
+        return say.w.note(e.note)
     verdict = say.w.say("agree" if e.agree else "differ")
     rel = "≤" if e.agree else ">"
     kind = say.w.say(e.kind) if e.kind in ("confirmation", "counterexample") else e.kind
