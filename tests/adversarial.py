@@ -125,6 +125,9 @@ SHAPES: dict[str, tuple[str, str]] = {
     "katex-shortcodes": ("md", "{% katex(block=true) %} a "),
     "theorem-fences": ("md", "```proof\n$a$\n"),
     "argmax-sentence": ("md", "argmax one-hot "),
+    # a marimo notebook: its Markdown cells found and dedented before Markdown is read
+    "marimo-cells": ("md", 'import marimo\n@app.cell\ndef _(mo):\n    mo.md(r"""\n    $$a = b$$\n'
+                           '    """)\n'),
 }
 
 

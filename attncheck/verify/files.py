@@ -162,8 +162,9 @@ def markdown_cells(path: str, text: str) -> str:
                               "expected .tex, .md, .ipynb or a marimo notebook", Location(path))
         return text
     lines = [""] * (text.count("\n") + 1)
+    first, at = 0, 0  # the line of the cell's start, counted on from the last cell (linear)
     for m in _MARIMO_CELL.finditer(text):
-        first = text.count("\n", 0, m.start(2))  # the cell's first line in the file
+        first, at = first + text.count("\n", at, m.start(2)), m.start(2)
         # dedented: the code's indentation would make the Markdown a code block
         for n, line in enumerate(textwrap.dedent(m.group(2)).split("\n")):
             lines[first + n] = line
@@ -183,6 +184,7 @@ def _jupyter_markdown(path: str, text: str) -> str:
     out = [""] * len(file_lines)
     at = 0  # where the search goes on from: cells and their lines come in order
     extra: list[str] = []
+    lost = False  # a line not found where nbformat puts it: the rest follow the file (linear)
     for cell in cells if isinstance(cells, list) else []:
         if not isinstance(cell, dict) or cell.get("cell_type") != "markdown":
             continue
@@ -192,7 +194,9 @@ def _jupyter_markdown(path: str, text: str) -> str:
             # the line as nbformat writes it: a JSON string, with or without \u escapes
             quoted = {json.dumps(line, ensure_ascii=a)[:-1] for a in (False, True)}
             found = next((n for n in range(at, len(file_lines))
-                          if any(q in file_lines[n] for q in quoted)), None) if line.strip() else None
+                          if any(q in file_lines[n] for q in quoted)), None) \
+                if line.strip() and not lost else None
+            lost = lost or (found is None and bool(line.strip()))
             if found is None:
                 extra.append(line)
             else:
