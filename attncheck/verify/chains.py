@@ -1078,13 +1078,11 @@ class _Builder:
             return
         name, value = (b, a) if step.relation == "=:" else (a, b)
         self.vague.discard(_name_key(name))
-        if isinstance(name, Symbol) and name.is_integer and name.name == self.notation.dim and \
-                substitute(value, self.aliases).is_Integer:  # (d_k = d_model/h: 512/8)
-            value = substitute(value, self.aliases)
-        if isinstance(name, Symbol) and name.is_integer and name.name == self.notation.dim and \
-                value.is_Integer and value > 0:
-            self.values[name] = value  # "d_k = 64": the example's dimension, from here on
-            return
+        if isinstance(name, Symbol) and name.is_integer and name.name == self.notation.dim:
+            given = substitute(value, self.aliases)  # (d_k = d_model/h: 512/8)
+            if given.is_Integer and given > 0:
+                self.values[name] = given  # "d_k = 64": the example's dimension, from here on
+                return
         if isinstance(name, Symbol) and name.name == "x" and \
                 value.has(Symbol("W"), IndexedBase("W")):
             return  # z = Wx + b: the scores as the note's linear layer (see linear_layer)

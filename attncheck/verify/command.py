@@ -25,7 +25,7 @@ from attncheck.language import LANGS, default_lang
 from attncheck.text import output_console, printable
 from attncheck.verify.check import NUMERIC_SECONDS, STEP_SECONDS, TIMEOUT, verify
 from attncheck.verify.errors import VerifyError
-from attncheck.verify.files import _SUFFIXES
+from attncheck.verify.files import _SUFFIXES, is_marimo
 from attncheck.verify.report import SCHEMA, to_json
 from attncheck.verify.result import RENDERERS, VerifyResult
 from attncheck.verify.terminal import print_result
@@ -54,13 +54,13 @@ def files_of(paths: list[str]) -> list[str]:
 
 
 def _is_marimo(f: Path) -> bool:
-    """Whether a .py file is a marimo notebook (its first 64 kB import marimo)."""
+    """Whether a .py file is a marimo notebook, by its first 64 kB (files.is_marimo)."""
     try:
         with f.open("rb") as fh:
             head = fh.read(65536)
     except OSError:
         return True  # (reading it again names the error)
-    return b"import marimo" in head and b"mo.md(" in head
+    return is_marimo(head.decode("utf-8", errors="replace"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -36,8 +36,8 @@ from typing import Literal
 
 from attncheck.verify.errors import Location, VerifyError
 
-__all__ = ["MAX_FILE_BYTES", "Format", "Source", "decode", "guess_format", "markdown_cells",
-           "read_source"]
+__all__ = ["MAX_FILE_BYTES", "Format", "Source", "decode", "guess_format", "is_marimo",
+           "markdown_cells", "read_source"]
 
 Format = Literal["tex", "md"]
 #: Lecture notes are kilobytes; a megabyte of LaTeX is not notes, and parsing it would be slow.
@@ -149,6 +149,11 @@ def decode(path: str, data: bytes) -> Source:
 _MARIMO_CELL = re.compile(r"\bmo\.md\(\s*[rRfF]{0,2}(\"\"\"|''')(.*?)\1", re.DOTALL)
 
 
+def is_marimo(text: str) -> bool:
+    """Whether a text is a marimo notebook: Markdown cells (mo.md) in a marimo app."""
+    return "mo.md(" in text and re.search(r"@app\.cell|\bimport marimo\b", text) is not None
+
+
 def markdown_cells(path: str, text: str) -> str:
     """The Markdown of a notebook, each cell on its own lines of the file, every other line
     blank: a marimo notebook (a ``.py`` file, or Markdown text that is one, as copied) or a
@@ -156,7 +161,7 @@ def markdown_cells(path: str, text: str) -> str:
     suffix = Path(path).suffix.lower()
     if suffix == ".ipynb":
         return _jupyter_markdown(path, text)
-    if "mo.md(" not in text or not re.search(r"@app\.cell|\bimport marimo\b", text):
+    if not is_marimo(text):
         if suffix == ".py":
             raise VerifyError("a .py file that is not a marimo notebook (no mo.md(…) cell): "
                               "expected .tex, .md, .ipynb or a marimo notebook", Location(path))
@@ -191,13 +196,15 @@ def _jupyter_markdown(path: str, text: str) -> str:
         source = cell.get("source", "")
         body = "".join(source) if isinstance(source, list) else str(source)
         for line in body.split("\n"):
+            if lost or not line.strip():
+                extra.append(line)
+                continue
             # the line as nbformat writes it: a JSON string, with or without \u escapes
             quoted = {json.dumps(line, ensure_ascii=a)[:-1] for a in (False, True)}
             found = next((n for n in range(at, len(file_lines))
-                          if any(q in file_lines[n] for q in quoted)), None) \
-                if line.strip() and not lost else None
-            lost = lost or (found is None and bool(line.strip()))
+                          if any(q in file_lines[n] for q in quoted)), None)
             if found is None:
+                lost = True
                 extra.append(line)
             else:
                 out[found], at = line, found + 1

@@ -848,7 +848,7 @@ def _layer_labels(toks: Sequence[Tok]) -> list[Tok]:
                 out[-1] = Tok(last.kind, last.value, last.start, toks[close + 1].end, last.note)
                 n = close + 2
                 continue
-        if t.kind == "SUP" and n + 5 < k + 1 and [u.kind for u in toks[n + 1:n + 6]] == [
+        if t.kind == "SUP" and n + 5 < k and [u.kind for u in toks[n + 1:n + 6]] == [
                 "LBRACE", "LPAR", "NUMBER", "RPAR", "RBRACE"] and toks[n + 3].value.isdigit():
             # z^{(2)}_j, z_j^{(2)}, W^{(1)}: layer 2's z (a label in parentheses, never a
             # power), one name wherever the index is written

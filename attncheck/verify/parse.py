@@ -254,7 +254,7 @@ def matrix_entries(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
                     else _whole_scores(v) for v in (lhs, rhs))
     if isinstance(lhs, EntryVector) and isinstance(rhs, EntryVector):
         taken = lhs.free_symbols | rhs.free_symbols
-        i = next(index_symbol(c) for c in "ijklmr" if index_symbol(c) not in taken)
+        i = _unused_index(taken, "ijklmr")
         return lhs.entry(i), rhs.entry(i)
     if not (isinstance(lhs, (JacobianOf, EntryMatrix)) and isinstance(rhs, (JacobianOf, EntryMatrix))):
         return lhs, rhs
@@ -1064,6 +1064,12 @@ def class_index(e: Any) -> Any:
     return e
 
 
+def _unused_index(taken: set[Any], letters: str = "kmlruvw") -> Symbol:
+    """The first of ``letters`` as an index symbol that ``taken`` does not hold: a summation
+    index of its own for an entry-by-entry product or sum."""
+    return next(index_symbol(c) for c in letters if index_symbol(c) not in taken)
+
+
 def _two_cells_per_case(toks: Sequence[Tok], a: int) -> None:
     r"""At ``\begin{cases}``: refuse a row with a relation in a cell between two ``&``
     (value & condition is all a case has; "a & if i = j \ b & if i ≠ j" has lost a row
@@ -1776,8 +1782,7 @@ class _Build(Transformer_NonRecursive):
     def _exp_sum(self, at: Expr, taken: set[Any]) -> Expr:
         """Σ_k e^{at(k)} over the scores' entries: ``at`` is the entry at :data:`ROW` (k an
         index letter neither ``at`` nor ``taken`` uses)."""
-        k = next(index_symbol(c) for c in "kjlmr"
-                 if index_symbol(c) not in taken | at.free_symbols)
+        k = _unused_index(taken | at.free_symbols, "kjlmr")
         return Sum(exp(at.xreplace({ROW: k})), (k, 1, self._length()))
 
     def _log_sum_exp(self, inner: Any) -> Expr | None:
@@ -1918,9 +1923,9 @@ class _Build(Transformer_NonRecursive):
 
     def _gradient(self, x: Any) -> _EntryVec | _Matrix | JacobianOf | None:
         """∇_z L, ∇_𝐩 L: the gradient of a quantity of softmax's by its whole scores or its
-        whole output, entry by entry; ∇_z π of the whole output, its Jacobian; ∂L/∂W, ∂L/∂𝐛 by the whole weights or bias of the
-        note's linear layer (see notation.linear_layer) as a matrix or a vector; None for
-        anything else."""
+        whole output, entry by entry; ∇_z π of the whole output, its Jacobian; ∂L/∂W, ∂L/∂𝐛
+        by the whole weights or bias of the note's linear layer (see
+        notation.linear_layer) as a matrix or a vector; None for anything else."""
         if isinstance(x, _Fn) and x.name == "d/d" and isinstance(x.body, Expr):
             layer = self._by_layer(x.body, x.var)
             if layer is not None:
@@ -2350,7 +2355,7 @@ class _Build(Transformer_NonRecursive):
         if right is None:
             return None
         taken = ma.entry.free_symbols | (mb.entry.free_symbols if mb is not None else set())
-        k = next(index_symbol(c) for c in "kmlruvw" if index_symbol(c) not in taken)
+        k = _unused_index(taken)
         total = Sum(ma.entry.xreplace({COL: k}) * right.xreplace({ROW: k}), (k, 1, self._length()))
         return _Matrix(total) if mb is not None else _EntryVec(total)
 
@@ -2388,8 +2393,7 @@ class _Build(Transformer_NonRecursive):
             column = self._entries(b)
         if column is None:
             return None
-        k = next(index_symbol(c) for c in "kmlruvw"
-                 if index_symbol(c) not in column.free_symbols)
+        k = _unused_index(column.free_symbols)
         return Sum(a.coeff * IndexedBase(a.name)[k] * column.xreplace({ROW: k}),
                    (k, 1, self._length()))
 
