@@ -189,6 +189,7 @@ SENTENCES: dict[str, dict[str, str]] = {
     "fails-residual": {"en": "fails: {kind} {residual}", "zh": "不成立：{kind} {residual}"},
     "fails-entry": {"en": "fails at entry ({entry}) as written (counting ⋯ as one)",
                     "zh": "按所写位置（⋯ 算一个），第 ({entry}) 个元素不成立"},
+    "fails-entry-plain": {"en": "fails at entry ({entry})", "zh": "第 ({entry}) 个元素不成立"},
     "should-be": {"en": "= {value}, not {claimed}", "zh": "应为 {value}，而非 {claimed}"},
     "would-hold-given": {"en": "; holds given {hypotheses}", "zh": "；在 {hypotheses} 下成立"},
     "would-hold-if": {"en": "; would hold if {condition}", "zh": "；当 {condition} 时成立"},
@@ -618,6 +619,14 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     (r"^a vector against something that is not a vector of the same length$",
      "向量与不是同长度向量的量相比"),
     (r"^a matrix plus something that is not a matrix$", "矩阵加上不是矩阵的量"),
+    (r"^a matrix written out plus something that is not one$", "写出的矩阵加上不是矩阵的量"),
+    (r"^a (\d+×\d+) matrix plus a (\d+×\d+) one$", r"\1 矩阵加上 \2 矩阵"),
+    (r"^a (\d+×\d+) matrix times a (\d+×\d+) one: the shapes do not fit$",
+     r"\1 矩阵乘以 \2 矩阵：形状不匹配"),
+    (r"^a (\d+×\d+) by (\d+×\d+) product of written matrices is too large to check "
+     r"\(over (\d+) multiplications\)$", r"写出的 \1 与 \2 矩阵之积太大，无法检查（超过 \3 次乘法）"),
+    (r"^(.+) beside a number: its value in the note's example was not read \(not checked\)$",
+     r"\1 与一个数并列：笔记例子中它的值没有读到（不检查）"),
     (r"^∂/∂(\w) beside (\w): one letter written in two cases, or two quantities\? \(not judged\)$",
      r"对 \1 求导，旁边却写着 \2：同一个字母的大小写，还是两个量？（不作判断）"),
     (r"^the label differentiated by the scores: here its letter means something else than the "

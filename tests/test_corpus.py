@@ -29,6 +29,7 @@ NOTES = notes()
 #: What verify deliberately does not read, as it says so (issue 10 lets such a step go unread,
 #: with its reason).  Each is a kind of mathematics, never a particular note.
 UNSUPPORTED: dict[str, str] = {
+    r"unknown macro \\verb": "a program's variables written with \\verb|…| beside the maths",
     r"inside an expectation is not random in this note": "a moment of a letter the note does "
     "not make random (scalar random variables beside vector families)",
     r"is a vector here: vector and matrix algebra is not checked": "vector and matrix algebra",

@@ -2709,3 +2709,153 @@ def test_the_dimension_given_by_named_numbers(claim: str, status: str) -> None:
     r = verify_text(text, "n.md", numeric=False)
     assert [s.kind for s in r.steps if "d_{model}}{h}" in s.rhs_source] == ["definition"]
     assert _verdicts(text)[-1:] == [status]
+
+
+# -- batch 52 ----------------------------------------------------------------------------
+
+_QK = "\\begin{bmatrix} 2 & 1 \\\\ 1 & 3 \\end{bmatrix}"
+_KT = "\\begin{bmatrix} 1 & 2 \\\\ 1 & 3 \\end{bmatrix}"
+
+
+@pytest.mark.parametrize("claim,status", [
+    # Q Kᵀ of a worked example: the product in the note's order (SymPy's Mul would sort it)
+    (f"{_QK} {_KT} = \\begin{{bmatrix}} 3 & 7 \\\\ 4 & 11 \\end{{bmatrix}}", "holds"),
+    (f"{_KT} {_QK} = \\begin{{bmatrix}} 3 & 7 \\\\ 4 & 11 \\end{{bmatrix}}", "fails"),
+    # S/√d_k to the written decimals (3/√2 = 2.1213…)
+    ("\\frac{1}{\\sqrt{2}}\\begin{bmatrix} 3 & 7 \\\\ 4 & 11 \\end{bmatrix} = "
+     "\\begin{bmatrix} 2.121 & 4.950 \\\\ 2.828 & 7.778 \\end{bmatrix}", "holds"),
+    ("\\frac{1}{\\sqrt{2}}\\begin{bmatrix} 3 & 7 \\\\ 4 & 11 \\end{bmatrix} = "
+     "\\begin{bmatrix} 2.121 & 4.950 \\\\ 2.828 & 7.788 \\end{bmatrix}", "fails"),
+    # softmax of the scaled scores: row by row, each query's weights
+    ("\\text{softmax}\\left(\\begin{bmatrix} 0 & 1 \\\\ 2 & 2 \\end{bmatrix}\\right) = "
+     "\\begin{bmatrix} 0.269 & 0.731 \\\\ 0.5 & 0.5 \\end{bmatrix}", "holds"),
+    ("\\text{softmax}\\left(\\begin{bmatrix} 0 & 1 \\\\ 2 & 2 \\end{bmatrix}\\right) = "
+     "\\begin{bmatrix} 0.731 & 0.269 \\\\ 0.5 & 0.5 \\end{bmatrix}", "fails"),
+    # weights times values: a row times a column is a number; a weighted sum of columns
+    ("\\begin{bmatrix} 0.3302 & 0.6698 \\end{bmatrix} \\begin{bmatrix} 10 \\\\ 20 \\end{bmatrix}"
+     " = 16.698", "holds"),
+    ("\\begin{bmatrix} 0.3302 & 0.6698 \\end{bmatrix} \\begin{bmatrix} 10 \\\\ 20 \\end{bmatrix}"
+     " = 16.302", "fails"),
+    ("0.5 \\begin{bmatrix} 2 \\\\ 0 \\end{bmatrix} + 0.25 \\begin{bmatrix} 0 \\\\ 4 \\end{bmatrix}"
+     " = \\begin{bmatrix} 1 \\\\ 1 \\end{bmatrix}", "holds"),
+    ("0.5 \\begin{bmatrix} 2 \\\\ 0 \\end{bmatrix} - 0.25 \\begin{bmatrix} 0 \\\\ 4 \\end{bmatrix}"
+     " = \\begin{bmatrix} 1 \\\\ 1 \\end{bmatrix}", "fails"),
+    ("\\begin{bmatrix} 1 \\\\ 2 \\end{bmatrix}^T = \\begin{bmatrix} 1 & 2 \\end{bmatrix}", "holds"),
+    ("\\begin{bmatrix} 1 \\\\ 2 \\end{bmatrix}^T = \\begin{bmatrix} 2 & 1 \\end{bmatrix}", "fails"),
+])
+def test_a_worked_examples_matrices_multiply_in_order(claim: str, status: str) -> None:
+    assert _verdicts(f"# Example\n\n$$\n{claim}\n$$\n") == [status]
+
+
+def test_a_wrong_entry_of_a_worked_matrix_is_named() -> None:
+    # the entries within their written decimals are not the wrong one (2.121 for 3/√2 is not)
+    text = ("$$\n\\frac{1}{\\sqrt{2}}\\begin{bmatrix} 3 & 7 \\\\ 4 & 11 \\end{bmatrix} = "
+            "\\begin{bmatrix} 2.121 & 4.950 \\\\ 2.828 & 7.788 \\end{bmatrix}\n$$\n")
+    from rich.console import Console
+
+    from attncheck.verify.terminal import print_result
+
+    console = Console(width=100, record=True, color_system=None)
+    print_result(verify_text(text, "n.md", numeric=False), console)
+    shown = console.export_text()
+    assert "fails at entry (2, 2)" in shown and "counting ⋯" not in shown
+
+
+@pytest.mark.parametrize("claim,problem", [
+    (f"{_QK} \\begin{{bmatrix}} 1 & 2 & 3 \\end{{bmatrix}} = 0",
+     "a 2×2 matrix times a 1×3 one: the shapes do not fit"),
+    (f"{_QK} + \\begin{{bmatrix}} 1 & 2 & 3 \\end{{bmatrix}} = 0", "a 2×2 matrix plus a 1×3 one"),
+])
+def test_written_matrices_whose_shapes_do_not_fit(claim: str, problem: str) -> None:
+    r = verify_text(f"$$\n{claim}\n$$\n", "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["not-read"]
+    assert problem in r.steps[0].note
+
+
+def test_a_product_of_written_matrices_too_large_to_check_is_refused() -> None:
+    from attncheck.verify.grid import MAX_PRODUCT_TERMS
+
+    # a column times a row: n² multiplications from 2n entries (the longest product a
+    # display's token limit lets through)
+    n = int(MAX_PRODUCT_TERMS ** 0.5) + 1
+    column = "\\begin{bmatrix}" + " \\\\ ".join(["1"] * n) + "\\end{bmatrix}"
+    row = "\\begin{bmatrix}" + " & ".join(["1"] * n) + "\\end{bmatrix}"
+    r = verify_text(f"$$\n{column} {row} = 0\n$$\n", "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["not-read"]
+    assert "too large to check" in r.steps[0].note
+
+
+@pytest.mark.parametrize("value,status", [("16.698", "holds"), ("16.302", "fails")])
+def test_capitals_the_note_gave_matrices_in_words_are_not_judged(value: str, status: str) -> None:
+    # "Attention weights A = [0.33 0.67]" in a sentence, then A V = [..][..] = 16.7: A and V
+    # are matrices whose values verify did not read — A V = 16.698 was a false fail (AV is
+    # no number for general A, V); the written product beside the number is still judged
+    text = ("$$\\text{Output} = A V = \\begin{bmatrix} 0.3302 & 0.6698 \\end{bmatrix} "
+            "\\begin{bmatrix} 10.0 \\\\ 20.0 \\end{bmatrix} = " + value + "$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    named = next(s for s in r.steps if s.lhs_source.strip() == "A V")
+    assert named.status.value == "not-checked" and "A, V beside a number" in named.note
+    assert _verdicts(text)[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\ln(y_i)", "holds"), ("-\\ln(y_j)", "fails")])
+def test_one_for_the_right_answer_names_the_class(rhs: str, status: str) -> None:
+    # "simply put 0 on the wrong answers and 1 for the right answer ($t_i$)", in a bullet
+    # after the display: the label is one-hot at i (−Σ_j t_j ln y_j = −ln y_i was a false fail)
+    text = ("$$C = - \\sum_j t_j \\ln(y_j) = " + rhs + "$$\n\n"
+            "  + $t_j$: target values\n"
+            "  + simply put 0 on the wrong answers and 1 for the right answer ($t_i$)\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+_GITHUB_MATH = ("Given the softmax $`y_i`$ of $`x`$:\n$`\ny_i = \\frac{e^{x_i}}{\\sum_{j=1}^{n} "
+                "e^{x_j}}\n`$\n\nthen, for $`k = i`$,\n\n$`\n\\begin{aligned}\n"
+                "\\frac{\\partial y_i}{\\partial x_k} &= y_i - (y_i)^2 \\\\\n&= {rhs}\n"
+                "\\end{aligned}\n`$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [("y_i(1 - y_i)", "holds"), ("y_i(1 + y_i)", "fails")])
+def test_githubs_math_spans_on_lines_of_their_own(rhs: str, status: str) -> None:
+    # $`…`$ over several lines, standing alone: a display on GitHub's page (all 11 steps of a
+    # note were unread); inline, $`x_k`$ is inline math as before
+    text = _GITHUB_MATH.replace("{rhs}", rhs)
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps][:1] == ["definition"]
+    assert _verdicts(text)[-1:] == [status]
+
+
+def test_a_ticked_display_is_not_githubs_math() -> None:
+    # `$$ … $$` in backticks (a Hugo theme's way): the closing "$$`" and the next "`$$" are
+    # not one $`…`$ span across the text between them
+    from attncheck.verify.blocks import _containers
+
+    text = "`$$\na = b\n$$`\nwords\n`$$\nc = d\n$$`\n"
+    assert _containers(text) == text
+
+
+@pytest.mark.parametrize("rhs,status", [("d_k", "holds"), ("d_k^2", "fails")])
+def test_a_component_letter_of_indexed_vectors(rhs: str, status: str) -> None:
+    # q_i · k_j = Σ_l q_{il} k_{jl}: q_i is the i-th query, l numbers the components — so
+    # q_l^2 is a component squared (it was ‖q_l‖², and l itself a random vector)
+    text = ("点积 $q_i \\cdot k_j = \\sum_{l=1}^{d_k} q_{il} k_{jl}$。假设 $q, k$ 各分量独立且均值"
+            "为 0、方差为 1：\n\n$$\n\\text{Var}(q \\cdot k) = d_k \\cdot \\text{Var}(q_l k_l) = "
+            "d_k \\cdot \\mathbb{E}[q_l^2 k_l^2] = " + rhs + "\n$$\n")
+    assert _verdicts(text) == ["holds", "holds", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("(-\\frac{y_k}{p_k}) \\cdot p_k(\\delta_{ki} - p_i)", "holds"),
+                                        ("(-\\frac{y_k}{p_k}) \\cdot p_k(\\delta_{ki} + p_i)", "fails")])
+def test_a_class_count_beside_the_key_matrix(rhs: str, status: str) -> None:
+    # Σ_{k=1}^{K} in the softmax section, QKᵀ in the attention one: K counts the classes
+    # (it was read as the key vector k, and every such sum was unread)
+    text = ("$$\\text{Attention}(Q, K, V) = \\text{softmax}\\left(\\frac{QK^T}{\\sqrt{d_k}}\\right)V"
+            "$$\n\n交叉熵损失 $L = -\\sum_{k=1}^{K} y_k \\log p_k$，其中 $p_k = \\frac{e^{z_k}}"
+            "{\\sum_{j=1}^{K} e^{z_j}}$：\n\n$$\n\\frac{\\partial L}{\\partial z_i} = \\sum_{k=1}^{K} "
+            "\\frac{\\partial L}{\\partial p_k} \\cdot \\frac{\\partial p_k}{\\partial z_i} = "
+            "\\sum_{k=1}^{K} " + rhs + "\n$$\n")
+    assert _verdicts(text) == ["holds", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("0", "holds"), ("1", "fails")])
+def test_a_tick_after_a_step(rhs: str, status: str) -> None:
+    assert _verdicts(f"$$\\sum_{{i}} 0 = {rhs} \\quad \\checkmark$$\n") == [status]

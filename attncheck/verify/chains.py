@@ -1499,6 +1499,9 @@ CORRECT_CLASS = re.compile(
     # "the component representing the correct answer (index $c$) is $1$"
     r"(?<![A-Za-z])(?:correct|true|target|right)\s+(?:answer|class|label|category)\s*[(（]\s*"
     r"(?:index\s+|下标\s*)?([a-z])\s*[)）]\s*(?:is|=|为|是)\s*(?:1|one)\b|"
+    # "0 on the wrong answers and 1 for the right answer ($t_i$)": the entry that is 1 names it
+    r"(?<![A-Za-z])(?:1|one)\s+(?:at|for|on)\s+the\s+(?:correct|true|target|right)\s+"
+    r"(?:answer|class|label|category)\s*[(（]\s*[a-z]_\{?([a-z])\}?\s*[)）]|"
     # "y is … 1 at the true class t and 0 elsewhere"
     r"(?<![A-Za-z])(?:1|one)\s+(?:at|for|in|on)\s+(?:the\s+)?(?:correct|true|target|right)\s+"
     r"(?:class|label|category|position)\s+([a-z])\b(?!\s*[_^=(])|"

@@ -1356,6 +1356,14 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
             # q·k = (1×1) + (−1×1) = 0: the note has put in values of its own example
             raise UnsupportedExpression("a random quantity equal to a number: the note "
                                         "seems to use values of its own (not checked)")
+        unread = sorted(x.name for x in a.free_symbols if isinstance(x, Symbol) and
+                        re.fullmatch(r"[A-Z]", x.name) and not x.is_integer and x != LOSS)
+        if b.is_number and unread and len(unread) == len(a.free_symbols) and \
+                not a.atoms(Function, Indexed, Sum):
+            # A V = [0.33 0.67][10; 20] = 16.7: a capital the note gave a matrix in its own
+            # words ("attention weights A = …"), which verify did not read
+            raise UnsupportedExpression(f"{', '.join(unread)} beside a number: its value in "
+                                        "the note's example was not read (not checked)")
     if lhs.is_number and rhs.is_number and lhs != rhs:
         decided = _numbers(lhs, rhs)
         if decided is not None:
@@ -1546,6 +1554,8 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                 checker == "decimals" and _within_written_decimals(residual, S.Zero, step)) or (
                 isinstance(residual, VectorLiteral) and _entries_within_decimals(residual, step))))):
         status, needs, checker = StepStatus.HOLDS, (frozenset(),), "decimals"
+    elif status is StepStatus.FAILS and isinstance(residual, VectorLiteral):
+        residual = _rounding_cleared(residual, step)  # the entry named is one that is wrong
     if status is StepStatus.FAILS and step.values and residual.free_symbols and \
             {str(s) for s in residual.free_symbols} <= {str(s) for s, _ in step.values}:
         # √d_k = 8 after "d_k = 64": false for a general d_k, true of the note's example
@@ -1807,6 +1817,16 @@ def _entries_within_decimals(residual: VectorLiteral, step: Step) -> bool:
                              _within_written_decimals(e, S.Zero, step) for e in off)
 
 
+def _rounding_cleared(residual: VectorLiteral, step: Step) -> VectorLiteral:
+    """The residual with 0 where an entry is off by no more than its written decimals."""
+    def cleared(e: Expr) -> Expr:
+        if isinstance(e, VectorLiteral):
+            return VectorLiteral(*map(cleared, e.args))
+        return S.Zero if e.is_number and _within_written_decimals(e, S.Zero, step) else e
+
+    return cleared(residual)
+
+
 def _slack(side: Expr, decimals: Sequence[re.Match[str]]) -> float:
     """How far ``side`` moves when each written decimal in it moves by a unit in its last
     place (to first order; 0 where a decimal is not found as a number of the expression)."""
@@ -2018,7 +2038,8 @@ _TARGET_WORDS = re.compile(
     # that is 1 on one class (and so 0 on the others)
     r"\b(?:1|one)\s+(?:if|when)\s+(?:the\s+)?(?:class|label|category)\s*\$?\s*[a-z]\w*\s*\$?\s+"
     r"is\s+(?:the\s+)?(?:correct|true|right|target)\b|"
-    r"\b(?:1|one)\s+for\s+the\s+(?:correct|true|right|target)\s+(?:class|label|category)\b",
+    r"\b(?:1|one)\s+for\s+the\s+(?:correct|true|right|target)\s+(?:class|label|category|"
+    r"answer)\b",
     re.IGNORECASE)
 
 

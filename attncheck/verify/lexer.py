@@ -100,7 +100,8 @@ _IGNORED = set(
     "middle mathstrut strut hfill allowbreak nobreak medspace thinspace thickspace negthinspace "
     "hline rm it bf cal mathopen mathclose mathrel mathbin mathord mathpunct displaybreak "
     "enspace ensuremath centering raggedright small large Large normalsize footnotesize "
-    "square blacksquare qed Box".split()  # an end-of-proof mark is not mathematics
+    "square blacksquare qed Box checkmark".split()  # an end-of-proof mark (or a tick) is not
+                                                     # mathematics
 )
 #: Macros whose {argument} is dropped with them.
 _DROP_ARG = {"label", "hspace", "vspace", "phantom", "hphantom", "vphantom", "color", "eqref",

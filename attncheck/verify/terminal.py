@@ -163,7 +163,9 @@ class _Say:
             return out
         at = _first_wrong_entry(s.residual)
         if at:  # a matrix or vector written out: which entry is wrong, counted as written
-            return w.say("fails-entry", entry=", ".join(map(str, at)))
+            dots = any(c in f"{s.lhs_source}{s.rhs_source}" for c in ("dots", "⋯", "…"))
+            return w.say("fails-entry" if dots else "fails-entry-plain",
+                         entry=", ".join(map(str, at)))
         kind = w.say("mean square residual" if s.mean_square else "residual")
         return w.say("fails-residual", kind=kind, residual=self.math(s.residual, d))
 
