@@ -213,6 +213,9 @@ SENTENCES: dict[str, dict[str, str]] = {
                               "(n = {n})",
                         "zh": "{kind}：{estimate} ± {se} 对 {reference}，{test}，{verdict}"
                               "（n = {n}）"},
+    "evidence-exact": {"en": "{kind}: {estimate} vs {reference}, {verdict} (nothing random: "
+                             "evaluated, not sampled)",
+                       "zh": "{kind}：{estimate} 对 {reference}，{verdict}（没有随机量：直接求值，未抽样）"},
     "confirmation": {"en": "confirmation", "zh": "验证"},
     "counterexample": {"en": "counterexample", "zh": "反例"},
     "numbers-contradict": {"en": "CONTRADICTION", "zh": "数值矛盾"},
@@ -653,8 +656,8 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
      r"or a name the note did not define\?$", "期望 E[…]（或方差 D(…)）旁边的字母 E（或 D）：是笔误，还是笔记没有定义的名字？"),
     (r"^'=' after a case split: which expression it goes on from \(the split's left side or "
      r"one branch\), the words say$", "分情况之后的 “=”：接着哪个式子（分情况的左边还是某一分支），要看文字"),
-    (r"^(.+): its index is also the name of a vector of the note$",
-     r"\1：它的下标同时是笔记中一个向量的名字"),
+    (r"^its index is also the name of a vector of the note: (.+)$",
+     r"它的下标同时是笔记中一个向量的名字：\1"),
     (r"^softmax\(…\) as a whole vector against something that is not one: vector algebra is "
      r"not checked$", "整个向量 softmax(…) 与不是向量的量相比：不检查向量运算"),
     (r"^the words before it speak of the sigmoid: the output here may not be the softmax's$",

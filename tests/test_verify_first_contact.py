@@ -2859,3 +2859,129 @@ def test_a_class_count_beside_the_key_matrix(rhs: str, status: str) -> None:
 @pytest.mark.parametrize("rhs,status", [("0", "holds"), ("1", "fails")])
 def test_a_tick_after_a_step(rhs: str, status: str) -> None:
     assert _verdicts(f"$$\\sum_{{i}} 0 = {rhs} \\quad \\checkmark$$\n") == [status]
+
+
+# -- batch 53 ----------------------------------------------------------------------------
+
+_QKV = ("Let\n\n$$Q = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}, \\quad K = \\begin{bmatrix}"
+        " 1 & 0 \\\\ 1 & 1 \\end{bmatrix}, \\quad V = \\begin{bmatrix} 2 & 0 \\\\ 0 & 3 "
+        "\\end{bmatrix}$$\n\n$$S = \\frac{QK^T}{\\sqrt{2}}$$\n\n$$A = \\text{softmax}(S)$$\n\n"
+        "$$\n{claim}\n$$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("QK^T = \\begin{bmatrix} 1 & 1 \\\\ 0 & 1 \\end{bmatrix}", "holds"),
+    ("QK^T = \\begin{bmatrix} 1 & 0 \\\\ 1 & 1 \\end{bmatrix}", "fails"),  # that is Q K, no ᵀ
+    ("A = \\begin{bmatrix} 0.5 & 0.5 \\\\ 0.330 & 0.670 \\end{bmatrix}", "holds"),
+    ("A = \\begin{bmatrix} 0.5 & 0.5 \\\\ 0.670 & 0.330 \\end{bmatrix}", "fails"),
+    ("AV = \\begin{bmatrix} 1.0 & 1.5 \\\\ 0.66 & 2.01 \\end{bmatrix}", "holds"),
+    ("VA = \\begin{bmatrix} 1.0 & 1.5 \\\\ 0.66 & 2.01 \\end{bmatrix}", "fails"),
+    ("A_{21} = 0.330", "holds"),
+    ("A_{12} = 0.330", "fails"),
+])
+def test_the_letters_of_a_worked_example_are_its_matrices(claim: str, status: str) -> None:
+    # Q = […], K = […], V = […] written out, then Q Kᵀ, S, softmax(S), A V in letters: the
+    # whole worked example of attention is judged (each once "K is a vector here")
+    text = _QKV.replace("{claim}", claim)
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps][:5] == ["definition"] * 5
+    assert _verdicts(text)[-1:] == [status]
+
+
+def test_a_letter_given_a_matrix_keeps_its_general_entries() -> None:
+    # A = [1 2; 3 4] in an example; A_{ij} with letters is the note's general A (not read
+    # as an entry of the example's matrix, never refused for it)
+    text = ("$$A = \\begin{bmatrix} 1 & 2 \\\\ 3 & 4 \\end{bmatrix}$$\n\n"
+            "$$\\sum_j A_{ij} = A_{i1} + A_{i2}$$\n")
+    assert _verdicts(text) == ["holds"]
+
+
+_WHERE = ("$$p_i = \\frac{\\exp(z_i)}{\\sum_k \\exp(z_k)}$$\n\n**Case 1: $i = j$**\n\n"
+          "$$\\frac{\\partial p_i}{\\partial z_i} = \\frac{\\partial}{\\partial z_i}\\left["
+          "\\frac{\\exp(z_i)}{S}\\right] \\quad \\text{where } S = \\sum_k \\exp(z_k)$$\n\n"
+          "By the quotient rule:\n\n$$= {rhs}$$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\frac{\\exp(z_i) \\cdot S - \\exp(z_i) \\cdot \\exp(z_i)}{S^2}", "holds"),
+    ("\\frac{\\exp(z_i) \\cdot S + \\exp(z_i) \\cdot \\exp(z_i)}{S^2}", "fails"),
+])
+def test_a_name_explained_after_the_step_that_uses_it(rhs: str, status: str) -> None:
+    # "… \quad \text{where } S = Σ_k exp(z_k)", then "$$= …$$": the next display goes on from
+    # the derivative (it went on from S's definition, a false fail), and S is the first
+    # step's too (it was "unknown symbol S")
+    assert _verdicts(_WHERE.replace("{rhs}", rhs)) == ["holds", status]
+
+
+@pytest.mark.parametrize("rhs", ["-\\log p_y", "\\log p_y"])
+def test_the_labels_letter_as_an_index_is_not_read(rhs: str) -> None:
+    # "for true class $y$ (one-hot encoded)": p_y is p at the class y names; which entry that
+    # is, verify does not read — neither side is judged (−log p_y once failed as −log y_y)
+    text = ("Cross-entropy loss for true class $y$ (one-hot encoded):\n\n"
+            f"$$\\mathcal{{L}} = -\\sum_{{i}} y_i \\log p_i = {rhs}$$\n\n"
+            "where $p = \\text{softmax}(z)$.\n")
+    r = verify_text(text, "n.md", numeric=False)
+    step = next(s for s in r.steps if "p_y" in s.rhs_source)
+    assert step.status.value == "not-checked"
+    assert step.note.endswith("the name of a vector of the note: p_y")
+
+
+_BOLD_CASE = ("$$a_i = \\frac{{e^{{z_i}}}}{{\\sum_k e^{{z_k}}}}$$\n\n$$l = -\\sum_i y_i \\ln a_i"
+              " = -\\ln a_j$$\n\n其中只有$$y_j=1$$, 其余的$$y_i=0$$.\n\n**情况{n}**, $${case}$$\n\n"
+              "这一项比较特殊, 推导如下:\n\n$$\n\\frac{{\\partial l}}{{\\partial z_i}} = "
+              "-\\frac{{\\partial}}{{\\partial z_i}}\\ln a_j = {rhs}\n$$\n")
+
+
+@pytest.mark.parametrize("n,case,rhs,status", [
+    ("一", "i=j", "-\\frac{\\partial}{\\partial z_i}\\ln a_i", "holds"),
+    ("二", "i \\ne j", "-\\frac{\\partial}{\\partial z_i}\\ln a_i", "fails"),
+])
+def test_a_bold_case_label_with_its_case_in_display_dollars(n: str, case: str, rhs: str,
+                                                             status: str) -> None:
+    # "**情况一**, $$i=j$$" (GitBook writes inline math in $$), a sentence, then the display:
+    # the case is the display's (∂/∂z_i ln a_j = ∂/∂z_i ln a_i failed for want of i = j)
+    text = _BOLD_CASE.format(n=n, case=case, rhs=rhs)
+    assert _verdicts(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("sentence,judged", [
+    ("如果 $q$ 的分量之间存在相关性，则和的方差需包含协方差项。", True),
+    ("$q$ 的分量之间存在相关性。", False),
+])
+def test_a_supposition_of_correlation_is_no_statement(sentence: str, judged: bool) -> None:
+    # "如果变量之间存在相关性，则…" (if they were correlated…): the note does not say they are
+    text = ("设 $q, k$ 相互独立。\n\n$$\\text{Var}\\left(\\sum_{i=1}^{d} q_i k_i\\right) = "
+            "\\sum_{i=1}^{d} \\text{Var}(q_i k_i)$$\n\n" + sentence + "\n")
+    assert (_verdicts(text) == ["holds"]) == judged
+
+
+def test_a_number_against_a_number_is_evaluated_not_sampled() -> None:
+    from rich.console import Console
+
+    from attncheck.verify.terminal import print_result
+
+    console = Console(width=100, record=True, color_system=None)
+    print_result(verify_text("$$2 \\cdot 3 + 5 = 11$$\n", "n.md"), console)
+    shown = console.export_text()
+    # (it read "11 ± 0 vs 11, |z| = 0.0 ≤ 4.9 … (n = 0)": a sample of nothing)
+    assert "nothing random" in shown and "n = 0" not in shown
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\text{softmax}(c \\cdot [1, 0]) = \\left[\\frac{e^c}{e^c + 1}, \\frac{1}{e^c + 1}\\right]",
+     "holds"),
+    ("\\text{softmax}(c \\cdot [1, 0]) = \\left[\\frac{1}{e^c + 1}, \\frac{e^c}{e^c + 1}\\right]",
+     "fails"),
+])
+def test_a_written_vector_scaled_by_a_letter(claim: str, status: str) -> None:
+    assert _verdicts(f"$$\n{claim}\n$$\n") == [status]
+
+
+@pytest.mark.parametrize("root,status", [("2", "holds"), ("3", "fails")])
+def test_a_written_matrix_over_the_examples_dimension(root: str, status: str) -> None:
+    # "其中 $d_k = 2$", then QKᵀ/√d_k = (1/√2)[…]: every entry at the example's d_k (a false
+    # fail at entry (1, 1) for a general d_k)
+    text = ("其中 $d_k = 2$。\n\n$$Q = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$$\n\n"
+            f"$$\\frac{{Q}}{{\\sqrt{{d_k}}}} = \\frac{{1}}{{\\sqrt{{{root}}}}} "
+            "\\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$$\n")
+    assert _verdicts(text)[-1:] == [status]

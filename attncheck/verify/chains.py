@@ -56,6 +56,7 @@ from sympy.simplify.radsimp import fraction
 
 from attncheck.verify.blocks import Math
 from attncheck.verify.lexer import BOLD, LexError, Tok, sum_limit_sup, tokenize
+from attncheck.verify.grid import Grid
 from attncheck.verify.parse import (
     LENGTH,
     LIKELIHOOD,
@@ -205,6 +206,8 @@ def _source(block: Math, piece: Piece) -> str:
 
 
 #: Words that open a row of remark inside a chain ("note that Σ_k y_k = 1", "注意到 …").
+#: A row that explains a name the rows before it used: "\quad \text{where } S = …".
+_WHERE_ROW = re.compile(r"\s*(?:where\b|其中)", re.I)
 _REMARK_ROW = re.compile(r"\s*(?:note that|notice that|recall that|remember that|observe that|"
                          r"注意到?|回忆|别忘了)", re.I)
 
@@ -817,6 +820,9 @@ class _Builder:
             in_branches = branch
             aside = self.last if starts_new and not first_row and self.last is not None and \
                 _REMARK_ROW.match(row.lead or "") else None
+            # "… \quad \text{where } S = Σ_k e^{z_k}": a name explained on the way, if defined
+            where = self.last if starts_new and not first_row and self.last is not None and \
+                _WHERE_ROW.match(row.lead or "") else None
             if starts_new or (first_row and self.last is None):
                 self.close()
                 self.last = None
@@ -825,6 +831,9 @@ class _Builder:
             # inline math: its paragraph's words ("where $g_i = …, h_i = …$") are every row's
             self._row(block, row, lead_words if first_row or hidden else "")
             first_row = False
+            if where is not None and self.current and \
+                    all(st.kind == "definition" for st in self.current):
+                aside = where
             if aside is not None:
                 # "\text{note that } \sum_k y_k = 1" between two rows of a chain: a remark on
                 # the way — the row after it goes on from the chain it interrupted
@@ -933,7 +942,10 @@ class _Builder:
             premise = None
             self.current.append(step)
             if kind == "definition":
+                known = len(self.aliases)
                 self._define(step)
+                if n == 0 and len(self.aliases) > known and _WHERE_ROW.match(row.lead or ""):
+                    self._explained_after(block, self.aliases[-1])
                 if isinstance(left.value, Expr) and _is_name(left.value):
                     self.defined_at[_name_key(left.value)] = block.offset(left.start)
                     if isinstance(right.value, Expr) and right.value != left.value and \
@@ -954,6 +966,13 @@ class _Builder:
         if row.tag and left is not None:
             self.labelled[row.tag] = left
         self.after_alternative = row.alternative
+
+    def _explained_after(self, block: Math, alias: tuple[Expr, Expr]) -> None:
+        r"""∂p_i/∂z_i = ∂/∂z_i [e^{z_i}/S] \quad \text{where } S = Σ_k e^{z_k}: the name the
+        display explains after its steps is theirs too."""
+        self.chains = [replace(c, steps=tuple(
+            replace(st, aliases=st.aliases + (alias,)) if alias not in st.aliases else st
+            for st in c.steps)) if c.block is block else c for c in self.chains]
 
     def _first_value(self, lv: Expr, rv: Any) -> bool:
         """Whether ``lv = rv`` can be the first value a used name is given: rv says more
@@ -1061,6 +1080,24 @@ class _Builder:
         return any(isinstance(e.value, Expr) and e.value != v and e.value.has(v)
                    for e in self.ends[-3:])
 
+    def _name_a_grid(self, step: Step) -> None:
+        """Q = [2 1; 1 3] in a worked example: the letter is that matrix in the products after
+        it (Q Kᵀ, S/√d_k, A V); a letter given anything else is itself again."""
+        toks = [t for t in step.lhs.toks if t.kind not in ("LBRACE", "RBRACE")]
+        if len(toks) != 1 or toks[0].kind != "LETTER" or step.relation not in ("=", ":="):
+            return
+        if self.notation.jacobian and \
+                self.notation.jacobian.startswith(toks[0].value.replace(BOLD, "")):
+            return  # J = [0.21 −0.18; …]: the note's Jacobian keeps its meaning (J_ij = ∂y_i/∂x_j)
+        try:
+            value = self.parser.value(step.rhs.toks)
+        except ParseProblem:
+            value = None
+        if isinstance(value, Grid) and not value.is_vector:
+            self.parser.grids[toks[0].value] = value
+        else:
+            self.parser.grids.pop(toks[0].value, None)
+
     def _define(self, step: Step) -> None:
         """name := value, for the steps after it (softmax's own y, x, L stay softmax's)."""
         a, b = step.lhs.value, step.rhs.value
@@ -1110,6 +1147,7 @@ class _Builder:
                 isinstance(value, Expr) and value.is_positive:
             # "σ² = 1/n": σ (a standard deviation, positive) is √(1/n) in the steps after it
             name, value = name.base, sqrt(value)
+        self._name_a_grid(step)
         if name.has(E, Var, Cov) or not _is_name(name) or isinstance(name, Pow) or \
                 isinstance(value, VectorLiteral):
             return  # T = [T_1, T_2, T_3] names a vector by its entries: they are the quantities

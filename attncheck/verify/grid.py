@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sympy import Add, Expr, ImmutableMatrix, exp
+from sympy import Add, Expr, ImmutableMatrix, Integer, exp
 
 __all__ = ["Grid", "GridError", "MAX_PRODUCT_TERMS", "added", "scaled", "softmax_rows", "times",
            "transposed"]
@@ -41,6 +41,8 @@ class Grid:
     """A matrix written out entry by entry; a column vector is n×1, a row 1×n."""
 
     matrix: ImmutableMatrix
+    #: the letter the note gave it (Q = [1 0; 0 1]), "" for a matrix written in place
+    name: str = ""
 
     @classmethod
     def of(cls, rows: Sequence[Sequence[Expr | int]]) -> Grid:
@@ -60,6 +62,17 @@ class Grid:
     def entries(self) -> list[Expr]:
         """The entries row after row (a vector's, in order)."""
         return list(self.matrix)
+
+    def entry(self, indices: Sequence[Expr]) -> Expr | None:
+        """The entry at (row, column) numbered from 1 — A_{12} written as one number too —
+        or None where the indices are no entry of it."""
+        if len(indices) == 1 and indices[0].is_Integer and 10 < indices[0] < 100:
+            indices = [Integer(int(indices[0]) // 10), Integer(int(indices[0]) % 10)]
+        rows, cols = self.shape
+        if len(indices) != 2 or not all(i.is_Integer for i in indices) or \
+                not (1 <= indices[0] <= rows and 1 <= indices[1] <= cols):
+            return None
+        return self.matrix[int(indices[0]) - 1, int(indices[1]) - 1]
 
     def size(self) -> str:
         return "×".join(map(str, self.shape))

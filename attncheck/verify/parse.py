@@ -1042,6 +1042,13 @@ class _Index:
     raw: bool = False
 
 
+def _plain_scalar(e: Expr) -> bool:
+    """A number, or one in letters that name no vector of softmax's (c in c·[1, 0]): what a
+    worked example's vector may be scaled by, entry by entry."""
+    return e.is_number or not (e.has(Indexed) or e.has(VectorLiteral) or
+                               {str(x) for x in e.free_symbols} & {"x", "y", "t"})
+
+
 def _bare(x: Any) -> Any:
     """``x`` without the parentheses around it."""
     while isinstance(x, _Paren):
@@ -1156,6 +1163,7 @@ class _Build(Transformer_NonRecursive):
         self.n = notation
         self.defined = defined
         self.likelihood = likelihood
+        self.grids: Mapping[str, Grid] = {}
         #: the expression writes kᵀq (column vectors): there, q qᵀ is an outer product
         self.column_vectors = False
         #: y_{k=i}: the case conditions written in subscripts, (relation, k, i)
@@ -1262,6 +1270,11 @@ class _Build(Transformer_NonRecursive):
     # -- atoms -------------------------------------------------------------------------
     def letter(self, meta: Any, ch: list[Token]) -> Any:
         name = str(ch[0])
+        if name in self.grids:  # Q of the worked example: the matrix written for it
+            return replace(self.grids[name], name=name)
+        return self._plain_letter(name, meta)
+
+    def _plain_letter(self, name: str, meta: Any) -> Any:
         if name.endswith(AS_WRITTEN):  # δ_{jy}: an index as written (see prepare)
             return self._index_letter(name[:-1])
         if self.n.jacobian == "J" and name.replace(BOLD, "") == "J":
@@ -1505,6 +1518,11 @@ class _Build(Transformer_NonRecursive):
         indices = [index_symbol(x.name) if isinstance(x, Symbol) and len(x.name) == 1 and
                    x.name.isalpha() and not x.is_integer and x != self.dim else x
                    for item in idx.items if len(item) == 1 for x in _split_indices(item[0])]
+        if isinstance(base, Grid) and base.name:
+            entry = base.entry(indices)
+            if entry is not None:
+                return entry  # A_{12} of the example's A
+            base = self._plain_letter(base.name, meta)  # A_{ij}: the letter as it is elsewhere
         if not isinstance(base, _Partial):  # (∇_{z_k}: by the entry z_k, not a class index)
             indices = [index_symbol(x.name) if isinstance(x, _Vector) else class_index(x)
                        for x in indices]
@@ -1634,8 +1652,12 @@ class _Build(Transformer_NonRecursive):
             # (ŷ_t with t only ever an index of the note — "正确类别 t" — is that entry)
             # ŷ_y, o_y beside the one-hot label y = (y_1, …, y_n) (renamed t): the index is
             # the class the label's letter also names — which entry is meant is not read
-            raise ParseProblem(f"{name}_{idx.text}: its index is also the name of a vector of "
-                               "the note", where)
+            # (said after the ':', in the note's own letters — the head of a message is put
+            # back into them letter by letter, which would make p_y of y_y "p_p")
+            written = next((k for k, v in self.n.rename.items() if v == name and len(k) == 1),
+                           name)
+            raise ParseProblem("its index is also the name of a vector of the note: "
+                               f"{written}_{idx.text}", where)
         for x in indices:
             if isinstance(x, Expr) and x.is_Integer and x < 1:
                 raise ParseProblem(f"index {x}: components are numbered from 1", where)
@@ -2004,7 +2026,7 @@ class _Build(Transformer_NonRecursive):
             return softmax_rows(inner)  # softmax(QKᵀ/√d_k): each query's row
         numbers = self._numbers(arg, meta) or self._numbers(inner, meta)
         if numbers is None or len(numbers.items) < 2 or \
-                not all(isinstance(a, Expr) and a.is_number and a.is_real for a in numbers.items):
+                not all(isinstance(a, Expr) and _plain_scalar(a) for a in numbers.items):
             return None
         total = Add(*(exp(a) for a in numbers.items))
         return _Literal(tuple(exp(a) / total for a in numbers.items))
@@ -2035,7 +2057,8 @@ class _Build(Transformer_NonRecursive):
             if lit is None or isinstance(other, (_Tuple, _Literal, _Vector, _Matrix)):
                 continue
             value = self.v(other, meta, "beside a vector") if isinstance(other, Expr) else None
-            if isinstance(value, Expr) and value.is_number:
+            if isinstance(value, Expr) and _plain_scalar(value):
+                # (c·[1, 0] with c a number the note names: softmax of it is e^c/(e^c + 1), …)
                 return _Literal(tuple(value * i for i in lit.items))
         return None
 
@@ -2931,6 +2954,8 @@ class Parser:
         self.conditions: tuple[tuple[str, Expr, Expr], ...] = ()
         #: the upper indices the last expression read as one quantity (y_k^{(i)}: 'i')
         self.dropped: tuple[str, ...] = ()
+        #: letters a worked example gave a written matrix (Q = [2 1; 1 3]), as written
+        self.grids: dict[str, Grid] = {}
 
     def tree(self, toks: Sequence[Tok]) -> Any:
         toks = prepare(toks)
@@ -2950,6 +2975,7 @@ class Parser:
 
     def build(self, tree: Any) -> Any:
         builder = _Build(self.notation, frozenset(self.defined), self.likelihood)
+        builder.grids = self.grids
         builder.column_vectors = getattr(self, "_column", False)
         try:
             out = builder.transform(tree)

@@ -228,6 +228,9 @@ def _evidence(s: StepResult, say: _Say) -> str:
     if e.design == "complex step":
         return say.w.say("evidence-derivative", kind=kind, estimate=f"{e.estimate:.6g}",
                          reference=f"{e.reference:.6g}", verdict=verdict)
+    if e.units == 0 and e.se == 0:  # (16 vs 16 at d_k = 16: no sample was drawn)
+        return say.w.say("evidence-exact", kind=kind, estimate=f"{e.estimate:.6g}",
+                         reference=f"{e.reference:.6g}", verdict=verdict)
     return say.w.say("evidence-sample", kind=kind, estimate=f"{e.estimate:.4g}",
                      se=f"{e.se:.2g}", reference=f"{e.reference:.4g}",
                      test=f"|z| = {abs(e.z):.1f} {rel} {e.critical:.1f}", n=e.units,
