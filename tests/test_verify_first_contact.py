@@ -2985,3 +2985,13 @@ def test_a_written_matrix_over_the_examples_dimension(root: str, status: str) ->
             f"$$\\frac{{Q}}{{\\sqrt{{d_k}}}} = \\frac{{1}}{{\\sqrt{{{root}}}}} "
             "\\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$$\n")
     assert _verdicts(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\begin{bmatrix} 1 & 5 \\end{bmatrix}", "holds"),
+                                        ("\\begin{bmatrix} 5 & 1 \\end{bmatrix}", "fails")])
+def test_a_gradient_written_as_a_column_before_a_matrix(rhs: str, status: str) -> None:
+    # ∂L/∂a ∂a/∂z with ∂L/∂a written as a column: the row it stands for (a 2×1 times a 2×2
+    # has no product as written — it was refused as "the shapes do not fit")
+    text = ("$$\\begin{bmatrix} 1 \\\\ 1 \\end{bmatrix} \\begin{bmatrix} 1 & 2 \\\\ 0 & 3 "
+            f"\\end{{bmatrix}} = {rhs}$$\n")
+    assert _verdicts(text) == [status]

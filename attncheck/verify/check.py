@@ -1362,7 +1362,7 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
         unread = sorted(x.name for x in a.free_symbols if isinstance(x, Symbol) and
                         re.fullmatch(r"[A-Z]", x.name) and not x.is_integer and x != LOSS)
         if b.is_number and unread and len(unread) == len(a.free_symbols) and \
-                not a.atoms(Function, Indexed, Sum):
+                not a.has(Function, Indexed, Sum, Derivative):
             # A V = [0.33 0.67][10; 20] = 16.7: a capital the note gave a matrix in its own
             # words ("attention weights A = …"), which verify did not read
             raise UnsupportedExpression(f"{', '.join(unread)} beside a number: its value in "

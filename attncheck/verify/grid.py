@@ -106,6 +106,12 @@ def times(a: Grid, b: Grid, dot: bool = False) -> Grid | Expr:
     (r, m), (n, c) = a.shape, b.shape
     if m != n and dot and a.is_vector and b.is_vector and len(a.entries()) == len(b.entries()):
         return Add(*(x * y for x, y in zip(a.entries(), b.entries())))
+    # a gradient written as a column before a matrix (∂L/∂a ∂a/∂z), or as a row after one:
+    # the vector it stands for, turned — the only product the two make
+    if m != n and m == 1 and r == n and c > 1:
+        a, (r, m) = transposed(a), (1, r)
+    elif m != n and n == 1 and c == m and r > 1:
+        b, (n, c) = transposed(b), (c, 1)
     if m != n:
         raise GridError(f"a {a.size()} matrix times a {b.size()} one: the shapes do not fit")
     if r * m * c > MAX_PRODUCT_TERMS:
