@@ -2740,6 +2740,11 @@ _KT = "\\begin{bmatrix} 1 & 2 \\\\ 1 & 3 \\end{bmatrix}"
      " = \\begin{bmatrix} 1 \\\\ 1 \\end{bmatrix}", "holds"),
     ("0.5 \\begin{bmatrix} 2 \\\\ 0 \\end{bmatrix} - 0.25 \\begin{bmatrix} 0 \\\\ 4 \\end{bmatrix}"
      " = \\begin{bmatrix} 1 \\\\ 1 \\end{bmatrix}", "fails"),
+    # a list beside a written column: that column's entries, in its shape
+    ("[1, 2] - \\begin{bmatrix} 1 \\\\ 1 \\end{bmatrix} = \\begin{bmatrix} 0 \\\\ 1 \\end{bmatrix}",
+     "holds"),
+    ("[1, 2] - \\begin{bmatrix} 1 \\\\ 1 \\end{bmatrix} = \\begin{bmatrix} 0 \\\\ -1 \\end{bmatrix}",
+     "fails"),
     ("\\begin{bmatrix} 1 \\\\ 2 \\end{bmatrix}^T = \\begin{bmatrix} 1 & 2 \\end{bmatrix}", "holds"),
     ("\\begin{bmatrix} 1 \\\\ 2 \\end{bmatrix}^T = \\begin{bmatrix} 2 & 1 \\end{bmatrix}", "fails"),
 ])
@@ -2995,3 +3000,14 @@ def test_a_gradient_written_as_a_column_before_a_matrix(rhs: str, status: str) -
     text = ("$$\\begin{bmatrix} 1 \\\\ 1 \\end{bmatrix} \\begin{bmatrix} 1 & 2 \\\\ 0 & 3 "
             f"\\end{{bmatrix}} = {rhs}$$\n")
     assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("last,status", [("0.707", "holds"), ("0.717", "fails")])
+def test_a_worked_chain_concludes_at_the_examples_dimension(last: str, status: str) -> None:
+    # Q/√d_k = (1/√2) Q = [0.707 0; 0 0.707] after "d_k = 2": its conclusion (first = last)
+    # to the written decimals at that d_k (it read "fails at entry (1, 1)" beside holding steps)
+    text = ("其中 $d_k = 2$。\n\n$$Q = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$$\n\n"
+            "$$\\frac{Q}{\\sqrt{d_k}} = \\frac{1}{\\sqrt{2}} \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 "
+            "\\end{bmatrix} = \\begin{bmatrix} " + last + " & 0 \\\\ 0 & 0.707 \\end{bmatrix}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert r.derivations[-1].conclusion.status.value.replace("holds-given", "holds") == status

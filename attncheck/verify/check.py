@@ -1570,7 +1570,9 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             decided = [_numbers(e.xreplace(at), S.Zero) for e in entries]
             exact = next((d for d in decided if d is None or d[0] is not StepStatus.HOLDS),
                          decided[0] if decided else None)
-            holds_there = all(d is not None and d[0] is StepStatus.HOLDS for d in decided)
+            holds_there = all((d is not None and d[0] is StepStatus.HOLDS) or
+                              _within_written_decimals(e.xreplace(at), S.Zero, step)
+                              for d, e in zip(decided, entries))
         else:
             exact = _numbers(residual.xreplace(at), S.Zero)
             holds_there = (exact is not None and exact[0] is StepStatus.HOLDS) or \

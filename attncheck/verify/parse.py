@@ -2427,9 +2427,9 @@ class _Build(Transformer_NonRecursive):
         if ga is None or gb is None:
             raise ParseProblem("a matrix written out plus something that is not one",
                                _where(meta))
-        try:
+        try:  # (in the shape of the matrix written out: a list beside it takes that shape)
             return added(ga, gb, sign) if isinstance(a, Grid) else \
-                added(gb, ga, 1) if sign > 0 else added(scaled(gb, Integer(-1)), ga, 1)
+                added(scaled(gb, Integer(sign)), ga, 1)
         except GridError as exc:
             raise ParseProblem(str(exc), _where(meta)) from None
 
