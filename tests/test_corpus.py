@@ -29,6 +29,8 @@ NOTES = notes()
 #: What verify deliberately does not read, as it says so (issue 10 lets such a step go unread,
 #: with its reason).  Each is a kind of mathematics, never a particular note.
 UNSUPPORTED: dict[str, str] = {
+    r"an indicator of \S+ [<>≤≥] ": "ReLU's indicator 1[z_i > 0]: a condition on a real value, not "
+    "on indices, is not applied",
     r"unknown macro \\verb": "a program's variables written with \\verb|…| beside the maths",
     r"inside an expectation is not random in this note": "a moment of a letter the note does "
     "not make random (scalar random variables beside vector families)",
@@ -145,6 +147,8 @@ UNSUPPORTED: dict[str, str] = {
 #: Places where the note's own LaTeX is broken or means something other than mathematics:
 #: verify says where it stopped reading.  (note, line) → what is there.
 BROKEN: dict[tuple[str, int], str] = {
+    ("week1-t7-backprop-softmax-ce", 20): "\\quad (i' \\neq i) after the second equation: a case "
+    "whose index is primed, read as a list",
     **{("madsen-thesis-stable-log-softmax", n): r"\mathrm{exp}(x_i - \mathrm{max}(\mathbf{x}))): "
        "one closing parenthesis too many" for n in (27, 28, 29, 41, 42)},
     ("mysteriousl2019-transformer-prove", 11): r"\sum_{i=1}^{d_k}=0: a sum with no summand",

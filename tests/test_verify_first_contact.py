@@ -3011,3 +3011,35 @@ def test_a_worked_chain_concludes_at_the_examples_dimension(last: str, status: s
             "\\end{bmatrix} = \\begin{bmatrix} " + last + " & 0 \\\\ 0 & 0.707 \\end{bmatrix}$$\n")
     r = verify_text(text, "n.md", numeric=False)
     assert r.derivations[-1].conclusion.status.value.replace("holds-given", "holds") == status
+
+
+# -- batch 55 ----------------------------------------------------------------------------
+
+_HEADING_CASE = ("## 设定\n\n- Softmax：$P_i = \\frac{{e^{{z_i}}}}{{\\sum_j e^{{z_j}}}}$，记分母 "
+                 "$S = \\sum_j e^{{z_j}}$\n- 损失：$\\mathcal{{L}} = -\\log P_y$，其中 $y$ 是真实类别\n\n"
+                 "$$\\mathcal{{L}} = -\\log P_y = -z_y + \\log S$$\n\n"
+                 "### 对错误类 $z_i$（${case}$）求偏导\n\n"
+                 "$$\\frac{{\\partial \\mathcal{{L}}}}{{\\partial z_i}} = 0 + \\frac{{1}}{{S}} \\cdot "
+                 "\\frac{{\\partial S}}{{\\partial z_i}}$$\n")
+
+
+@pytest.mark.parametrize("case,status", [("i \\neq y", "holds"), ("i = y", "fails")])
+def test_a_heading_names_the_case_against_the_class_letter(case: str, status: str) -> None:
+    # "### 对错误类 $z_i$（$i \neq y$）求偏导" with y the true class: the case of the display
+    # right below it (the derivative without −δ_iy failed for want of it)
+    assert _verdicts(_HEADING_CASE.format(case=case))[-1:] == [status]
+
+
+_WHOLE = ("$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n$$L = -\\sum_i y_i \\log p_i$$ with $y$ "
+          "one-hot.\n\n$$\\frac{\\partial L}{\\partial \\mathbf{z}} = {rhs}$$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [("\\mathbf{p} - \\mathbf{y}", "holds"),
+                                        ("\\mathbf{y} - \\mathbf{p}", "fails"),
+                                        # a scalar's formula is not a vector's, entry by entry
+                                        ("\\frac{\\mathbf{p} - \\mathbf{y}}{\\mathbf{p}(1 - \\mathbf{p})}",
+                                         "not judged")])
+def test_the_gradient_as_whole_vectors_side_by_side(rhs: str, status: str) -> None:
+    verdicts = _verdicts(_WHOLE.replace("{rhs}", rhs))
+    assert verdicts == [status] or (status == "not judged" and verdicts[0] in ("not-read",
+                                                                               "not-checked"))

@@ -58,6 +58,7 @@ from attncheck.verify.blocks import Math
 from attncheck.verify.lexer import BOLD, LexError, Tok, sum_limit_sup, tokenize
 from attncheck.verify.grid import Grid
 from attncheck.verify.parse import (
+    INDEX_LETTERS,
     LENGTH,
     LIKELIHOOD,
     LOSS,
@@ -1612,10 +1613,20 @@ def names_a_case(title: str) -> str:
             toks = tokenize(tex)
         except LexError:
             continue
-        if is_index_condition(toks) and not any(t.kind == "NUMBER" for t in toks):
+        if (is_index_condition(toks) or _index_beside_class(toks)) and \
+                not any(t.kind == "NUMBER" for t in toks):
             conditions.append(tex)
     # one condition in a heading is the section's case, wherever the heading puts it
     return f"When ${conditions[0]}$" if len(conditions) == 1 else ""
+
+
+def _index_beside_class(toks: Sequence[Tok]) -> bool:
+    """``i \neq y`` in a heading ("对错误类 $z_i$（$i \neq y$）求偏导"): an index against the
+    letter the note names its true class by — a case, as ``i \neq j`` is."""
+    kinds = [(t.kind, t.value) for t in toks if t.kind not in ("LBRACE", "RBRACE")]
+    return len(kinds) == 3 and kinds[1] in (("REL", "="), ("REL", "≠")) and \
+        all(k == "LETTER" and len(v) == 1 and v.islower() for k, v in (kinds[0], kinds[2])) and \
+        (kinds[0][1] in INDEX_LETTERS or kinds[2][1] in INDEX_LETTERS)
 
 
 def lead_condition(lead: str, parser: Parser) -> tuple[str, Any] | None:
@@ -1693,7 +1704,8 @@ def _case_in(tail: str, parser: Parser) -> tuple[str, Any] | None:
             toks = [t for t in tokenize(tex) if t.kind not in ("LBRACE", "RBRACE")]
         except LexError:
             continue
-        if not is_index_condition(toks) or any(t.kind == "NUMBER" for t in toks):
+        if not (is_index_condition(toks) or _index_beside_class(toks)) or \
+                any(t.kind == "NUMBER" for t in toks):
             continue
         value = _condition_value(Piece(tuple(toks)), parser)
         if value is not None and value[0] in ("=", "≠"):

@@ -2304,6 +2304,10 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
             if named or not case or e.level <= case_level:
                 # "## 当 $m \neq n$ 时 … ### 步骤1": a subsection stays in its section's case
                 case, case_level = (f"{named}. " if named else ""), e.level
+            if named and named != title:
+                # "### 对错误类 $z_i$（$i \neq y$）求偏导" right above its display: the case
+                # the heading names, said as words would
+                lead = f"{named}. {lead}"
             continue
         if isinstance(e, Prose) and (_BOLD_LINE.fullmatch(e.text.strip()) or
                                      _CASE_LABEL_LINE.fullmatch(e.text.strip())):
