@@ -3034,6 +3034,8 @@ _WHOLE = ("$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n$$L = -\\sum_i y_i \\lo
           "one-hot.\n\n$$\\frac{\\partial L}{\\partial \\mathbf{z}} = {rhs}$$\n")
 
 
+# (bold, as the note's whole vectors; an unbolded p − y stays unread beside a softmax, since
+# it may be a sigmoid's scalars — see test_the_whole_gradient_in_verifys_own_letters)
 @pytest.mark.parametrize("rhs,status", [("\\mathbf{p} - \\mathbf{y}", "holds"),
                                         ("\\mathbf{y} - \\mathbf{p}", "fails"),
                                         # a scalar's formula is not a vector's, entry by entry

@@ -206,9 +206,9 @@ def _source(block: Math, piece: Piece) -> str:
     return " ".join(block.text[start:piece.end].split())
 
 
-#: Words that open a row of remark inside a chain ("note that Σ_k y_k = 1", "注意到 …").
 #: A row that explains a name the rows before it used: "\quad \text{where } S = …".
 _WHERE_ROW = re.compile(r"\s*(?:where\b|其中)", re.I)
+#: Words that open a row of remark inside a chain ("note that Σ_k y_k = 1", "注意到 …").
 _REMARK_ROW = re.compile(r"\s*(?:note that|notice that|recall that|remember that|observe that|"
                          r"注意到?|回忆|别忘了)", re.I)
 
@@ -1090,10 +1090,12 @@ class _Builder:
         if self.notation.jacobian and \
                 self.notation.jacobian.startswith(toks[0].value.replace(BOLD, "")):
             return  # J = [0.21 −0.18; …]: the note's Jacobian keeps its meaning (J_ij = ∂y_i/∂x_j)
+        read = self.parser.conditions, self.parser.dropped  # (what the row's parse left)
         try:
             value = self.parser.value(step.rhs.toks)
         except ParseProblem:
             value = None
+        self.parser.conditions, self.parser.dropped = read
         if isinstance(value, Grid) and not value.is_vector:
             self.parser.grids[toks[0].value] = value
         else:
@@ -1621,7 +1623,7 @@ def names_a_case(title: str) -> str:
 
 
 def _index_beside_class(toks: Sequence[Tok]) -> bool:
-    """``i \neq y`` in a heading ("对错误类 $z_i$（$i \neq y$）求偏导"): an index against the
+    r"""``i \neq y`` in a heading ("对错误类 $z_i$（$i \neq y$）求偏导"): an index against the
     letter the note names its true class by — a case, as ``i \neq j`` is."""
     kinds = [(t.kind, t.value) for t in toks if t.kind not in ("LBRACE", "RBRACE")]
     return len(kinds) == 3 and kinds[1] in (("REL", "="), ("REL", "≠")) and \

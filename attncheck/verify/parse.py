@@ -223,26 +223,12 @@ def _scores_at_entry(e: Expr) -> Expr | None:
 
 
 def _whole_scores(e: Expr) -> Expr:
-    """e^z / Σ_j e^{z_j} with z the whole scores vector, 𝐩 − 𝐲 with p and y softmax's whole
-    output and label: its entry at :data:`ROW` as an :class:`EntryVector` — else e as it is
-    (e^{x_i}/Σ_i e^{x_i}: entries only)."""
-    wholes = {Symbol("x"), Symbol("y"), Symbol("t")}
-    if not isinstance(e, Expr) or not wholes & e.free_symbols or e.has(ROW):
+    """e^z / Σ_j e^{z_j} with z the whole scores vector: its entry at :data:`ROW` as an
+    :class:`EntryVector` — else e as it is (e^{x_i}/Σ_i e^{x_i}: entries only)."""
+    if not isinstance(e, Expr) or Symbol("x") not in e.free_symbols or e.has(ROW):
         return e
-    held = {f: Dummy() for f in e.atoms(AppliedUndef, Indexed) if f.free_symbols & wholes}
-    bare = e.xreplace(held)
-    here = wholes & bare.free_symbols
-    if not here or (here - {Symbol("x")} and any(bare.diff(w).free_symbols & here for w in here)):
-        # (𝐩 − 𝐲, (𝐩 − 𝐲)/N: whole vectors side by side; −y/ŷ + (1 − y)/(1 − ŷ) is a
-        # scalar's formula — a sigmoid's — not read entry by entry)
-        return e
-    if Symbol("x") in bare.free_symbols:
-        entry = _scores_at_entry(e)
-        if entry is None:
-            return e
-        e, bare = entry, entry.xreplace(held)
-    at = {w: IndexedBase(w.name)[ROW] for w in wholes - {Symbol("x")} if w in bare.free_symbols}
-    return EntryVector(bare.xreplace(at).xreplace({d: f for f, d in held.items()}))
+    entry = _scores_at_entry(e)
+    return e if entry is None else EntryVector(entry)
 
 
 class EntryVector(Function):
