@@ -3045,3 +3045,22 @@ def test_the_gradient_as_whole_vectors_side_by_side(rhs: str, status: str) -> No
     verdicts = _verdicts(_WHOLE.replace("{rhs}", rhs))
     assert verdicts == [status] or (status == "not judged" and verdicts[0] in ("not-read",
                                                                                "not-checked"))
+
+
+_LAYER_PARENS = ("输出层：$$a_i^{(L)} = \\frac{e^{z_i^{(L)}}}{\\sum_{j=1}^{K} e^{z_j^{(L)}}}$$\n\n"
+                 "$$\\frac{\\partial a_i^{(L)}}{\\partial z_i^{(L)}} = {rhs}$$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [("a_i^{(L)}(1 - a_i^{(L)})", "holds"),
+                                        ("a_i^{(L)}(1 + a_i^{(L)})", "fails")])
+def test_a_layer_written_in_parentheses(rhs: str, status: str) -> None:
+    # a_i^{(L)}, z_i^{(L)}: the output layer's softmax, its layer in parentheses (it was "a
+    # power of a vector" for 𝐚^{(L)}, and ∂a_i^{(L)}/∂z_i^{(L)} was not read)
+    assert _verdicts(_LAYER_PARENS.replace("{rhs}", rhs)) == [status]
+
+
+def test_a_component_in_parentheses_is_not_a_layer() -> None:
+    # q_i^{(l)}: the l-th component of the i-th query, never a layer label
+    text = ("假设各分量独立，均值为 0，方差为 1。\n\n"
+            "$$\\text{Var}(q_i \\cdot k_j) = \\sum_{l=1}^{d_k} \\text{Var}(q_i^{(l)} k_j^{(l)}) = d_k$$\n")
+    assert _verdicts(text) == ["holds", "holds"]
