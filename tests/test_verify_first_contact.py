@@ -3064,3 +3064,17 @@ def test_a_component_in_parentheses_is_not_a_layer() -> None:
     text = ("假设各分量独立，均值为 0，方差为 1。\n\n"
             "$$\\text{Var}(q_i \\cdot k_j) = \\sum_{l=1}^{d_k} \\text{Var}(q_i^{(l)} k_j^{(l)}) = d_k$$\n")
     assert _verdicts(text) == ["holds", "holds"]
+
+
+@pytest.mark.parametrize("rhs,status", [("-y_i + \\sum_{n} y_n \\hat{y}_i", "holds"),
+                                        ("-y_i + \\sum_{n} y_n \\hat{y}_n", "fails")])
+def test_a_sum_over_the_letter_that_counts_the_classes(rhs: str, status: str) -> None:
+    # Σ_n y_n with n also the number of classes: its index is renamed, not its own upper
+    # limit (the symbolic side held while the numbers put n = 5 into the index too)
+    text = ("$$\\hat{y}_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n"
+            f"$$\\sum_{{n}} \\left( - y_n (\\delta_{{ni}} - \\hat{{y}}_i) \\right) = {rhs}$$\n")
+    r = verify_text(text, "n.md")
+    step = r.steps[-1]
+    assert step.status.value.replace("holds-given", "holds") == status
+    assert step.evidence is None or step.evidence.agree is None or \
+        step.evidence.agree == (status == "holds")

@@ -2785,6 +2785,13 @@ class _Build(Transformer_NonRecursive):
             # letter the other sums do not run to, says how many there are — not relabelled)
             bounds = [(v, Integer(1), up + 1) if lo == 0 and (up + 1) in (self._length(), self.dim)
                       else (v, lo, up) for v, lo, up in bounds]
+        for n, (v, lo, up) in enumerate(bounds):
+            if isinstance(up, Expr) and up.has(v):
+                # Σ_n y_n over the n classes: the index is not its own upper limit
+                fresh = _unused_index(out.free_symbols | up.free_symbols)
+                out, body = out.xreplace({v: fresh}), body.xreplace({v: fresh})
+                excluded = [(fresh if w == v else w, o) for w, o in excluded]
+                bounds[n] = (fresh, lo, up)
         for v, lo, up in reversed(bounds):
             out = Sum(out, (v, lo, up))
         for v, other in excluded:  # Σ_{k≠i} f(k) = Σ_k f(k) − f(i)
