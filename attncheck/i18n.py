@@ -189,6 +189,7 @@ SENTENCES: dict[str, dict[str, str]] = {
     "fails-residual": {"en": "fails: {kind} {residual}", "zh": "不成立：{kind} {residual}"},
     "fails-entry": {"en": "fails at entry ({entry}) as written (counting ⋯ as one)",
                     "zh": "按所写位置（⋯ 算一个），第 ({entry}) 个元素不成立"},
+    "fails-entry-plain": {"en": "fails at entry ({entry})", "zh": "第 ({entry}) 个元素不成立"},
     "should-be": {"en": "= {value}, not {claimed}", "zh": "应为 {value}，而非 {claimed}"},
     "would-hold-given": {"en": "; holds given {hypotheses}", "zh": "；在 {hypotheses} 下成立"},
     "would-hold-if": {"en": "; would hold if {condition}", "zh": "；当 {condition} 时成立"},
@@ -212,6 +213,9 @@ SENTENCES: dict[str, dict[str, str]] = {
                               "(n = {n})",
                         "zh": "{kind}：{estimate} ± {se} 对 {reference}，{test}，{verdict}"
                               "（n = {n}）"},
+    "evidence-exact": {"en": "{kind}: {estimate} vs {reference}, {verdict} (nothing random: "
+                             "evaluated, not sampled)",
+                       "zh": "{kind}：{estimate} 对 {reference}，{verdict}（没有随机量：直接求值，未抽样）"},
     "confirmation": {"en": "confirmation", "zh": "验证"},
     "counterexample": {"en": "counterexample", "zh": "反例"},
     "numbers-contradict": {"en": "CONTRADICTION", "zh": "数值矛盾"},
@@ -618,6 +622,14 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     (r"^a vector against something that is not a vector of the same length$",
      "向量与不是同长度向量的量相比"),
     (r"^a matrix plus something that is not a matrix$", "矩阵加上不是矩阵的量"),
+    (r"^a matrix written out plus something that is not one$", "写出的矩阵加上不是矩阵的量"),
+    (r"^a (\d+×\d+) matrix plus a (\d+×\d+) one$", r"\1 矩阵加上 \2 矩阵"),
+    (r"^a (\d+×\d+) matrix times a (\d+×\d+) one: the shapes do not fit$",
+     r"\1 矩阵乘以 \2 矩阵：形状不匹配"),
+    (r"^a (\d+×\d+) by (\d+×\d+) product of written matrices is too large to check "
+     r"\(over (\d+) multiplications\)$", r"写出的 \1 与 \2 矩阵之积太大，无法检查（超过 \3 次乘法）"),
+    (r"^(.+) beside a number: its value in the note's example was not read \(not checked\)$",
+     r"\1 与一个数并列：笔记例子中它的值没有读到（不检查）"),
     (r"^∂/∂(\w) beside (\w): one letter written in two cases, or two quantities\? \(not judged\)$",
      r"对 \1 求导，旁边却写着 \2：同一个字母的大小写，还是两个量？（不作判断）"),
     (r"^the label differentiated by the scores: here its letter means something else than the "
@@ -644,8 +656,8 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
      r"or a name the note did not define\?$", "期望 E[…]（或方差 D(…)）旁边的字母 E（或 D）：是笔误，还是笔记没有定义的名字？"),
     (r"^'=' after a case split: which expression it goes on from \(the split's left side or "
      r"one branch\), the words say$", "分情况之后的 “=”：接着哪个式子（分情况的左边还是某一分支），要看文字"),
-    (r"^(.+): its index is also the name of a vector of the note$",
-     r"\1：它的下标同时是笔记中一个向量的名字"),
+    (r"^its index is also the name of a vector of the note: (.+)$",
+     r"它的下标同时是笔记中一个向量的名字：\1"),
     (r"^softmax\(…\) as a whole vector against something that is not one: vector algebra is "
      r"not checked$", "整个向量 softmax(…) 与不是向量的量相比：不检查向量运算"),
     (r"^the words before it speak of the sigmoid: the output here may not be the softmax's$",

@@ -89,6 +89,9 @@ def step_failure(s: Step, d: Chain) -> Failure | None:
     that would make it hold (None: no single value is known; show the residual)."""
     if any(type(a).__name__ == "VectorLiteral" for a in (s.lhs, s.rhs)):
         return None  # a matrix written out: the residual says which entries are wrong
+    if any(type(a).__name__ in ("EntryVector", "EntryMatrix", "JacobianOf")
+           for a in (s.lhs, s.rhs)):
+        return None  # whole vectors compared at an entry: the residual is that entry's
     if s.lhs.is_number and s.rhs.is_number:  # arithmetic: the value itself, as decimals if
         value = expand(s.lhs)                  # either side is not a fraction
         if not (value.is_Rational and s.rhs.is_Rational):

@@ -125,6 +125,9 @@ SHAPES: dict[str, tuple[str, str]] = {
     "katex-shortcodes": ("md", "{% katex(block=true) %} a "),
     "theorem-fences": ("md", "```proof\n$a$\n"),
     "argmax-sentence": ("md", "argmax one-hot "),
+    # GitHub's $`…`$ math opened over lines and never closed: each opener's scan stops at
+    # the next backtick or blank line, never runs to the end of the file from every opener
+    "github-math": ("md", "$`\na = b\n"),
     # a marimo notebook: its Markdown cells found and dedented before Markdown is read
     "marimo-cells": ("md", 'import marimo\n@app.cell\ndef _(mo):\n    mo.md(r"""\n    $$a = b$$\n'
                            '    """)\n'),

@@ -2709,3 +2709,372 @@ def test_the_dimension_given_by_named_numbers(claim: str, status: str) -> None:
     r = verify_text(text, "n.md", numeric=False)
     assert [s.kind for s in r.steps if "d_{model}}{h}" in s.rhs_source] == ["definition"]
     assert _verdicts(text)[-1:] == [status]
+
+
+# -- batch 52 ----------------------------------------------------------------------------
+
+_QK = "\\begin{bmatrix} 2 & 1 \\\\ 1 & 3 \\end{bmatrix}"
+_KT = "\\begin{bmatrix} 1 & 2 \\\\ 1 & 3 \\end{bmatrix}"
+
+
+@pytest.mark.parametrize("claim,status", [
+    # Q Kᵀ of a worked example: the product in the note's order (SymPy's Mul would sort it)
+    (f"{_QK} {_KT} = \\begin{{bmatrix}} 3 & 7 \\\\ 4 & 11 \\end{{bmatrix}}", "holds"),
+    (f"{_KT} {_QK} = \\begin{{bmatrix}} 3 & 7 \\\\ 4 & 11 \\end{{bmatrix}}", "fails"),
+    # S/√d_k to the written decimals (3/√2 = 2.1213…)
+    ("\\frac{1}{\\sqrt{2}}\\begin{bmatrix} 3 & 7 \\\\ 4 & 11 \\end{bmatrix} = "
+     "\\begin{bmatrix} 2.121 & 4.950 \\\\ 2.828 & 7.778 \\end{bmatrix}", "holds"),
+    ("\\frac{1}{\\sqrt{2}}\\begin{bmatrix} 3 & 7 \\\\ 4 & 11 \\end{bmatrix} = "
+     "\\begin{bmatrix} 2.121 & 4.950 \\\\ 2.828 & 7.788 \\end{bmatrix}", "fails"),
+    # softmax of the scaled scores: row by row, each query's weights
+    ("\\text{softmax}\\left(\\begin{bmatrix} 0 & 1 \\\\ 2 & 2 \\end{bmatrix}\\right) = "
+     "\\begin{bmatrix} 0.269 & 0.731 \\\\ 0.5 & 0.5 \\end{bmatrix}", "holds"),
+    ("\\text{softmax}\\left(\\begin{bmatrix} 0 & 1 \\\\ 2 & 2 \\end{bmatrix}\\right) = "
+     "\\begin{bmatrix} 0.731 & 0.269 \\\\ 0.5 & 0.5 \\end{bmatrix}", "fails"),
+    # weights times values: a row times a column is a number; a weighted sum of columns
+    ("\\begin{bmatrix} 0.3302 & 0.6698 \\end{bmatrix} \\begin{bmatrix} 10 \\\\ 20 \\end{bmatrix}"
+     " = 16.698", "holds"),
+    ("\\begin{bmatrix} 0.3302 & 0.6698 \\end{bmatrix} \\begin{bmatrix} 10 \\\\ 20 \\end{bmatrix}"
+     " = 16.302", "fails"),
+    ("0.5 \\begin{bmatrix} 2 \\\\ 0 \\end{bmatrix} + 0.25 \\begin{bmatrix} 0 \\\\ 4 \\end{bmatrix}"
+     " = \\begin{bmatrix} 1 \\\\ 1 \\end{bmatrix}", "holds"),
+    ("0.5 \\begin{bmatrix} 2 \\\\ 0 \\end{bmatrix} - 0.25 \\begin{bmatrix} 0 \\\\ 4 \\end{bmatrix}"
+     " = \\begin{bmatrix} 1 \\\\ 1 \\end{bmatrix}", "fails"),
+    # a list beside a written column: that column's entries, in its shape
+    ("[1, 2] - \\begin{bmatrix} 1 \\\\ 1 \\end{bmatrix} = \\begin{bmatrix} 0 \\\\ 1 \\end{bmatrix}",
+     "holds"),
+    ("[1, 2] - \\begin{bmatrix} 1 \\\\ 1 \\end{bmatrix} = \\begin{bmatrix} 0 \\\\ -1 \\end{bmatrix}",
+     "fails"),
+    ("\\begin{bmatrix} 1 \\\\ 2 \\end{bmatrix}^T = \\begin{bmatrix} 1 & 2 \\end{bmatrix}", "holds"),
+    ("\\begin{bmatrix} 1 \\\\ 2 \\end{bmatrix}^T = \\begin{bmatrix} 2 & 1 \\end{bmatrix}", "fails"),
+])
+def test_a_worked_examples_matrices_multiply_in_order(claim: str, status: str) -> None:
+    assert _verdicts(f"# Example\n\n$$\n{claim}\n$$\n") == [status]
+
+
+def test_a_wrong_entry_of_a_worked_matrix_is_named() -> None:
+    # the entries within their written decimals are not the wrong one (2.121 for 3/√2 is not)
+    text = ("$$\n\\frac{1}{\\sqrt{2}}\\begin{bmatrix} 3 & 7 \\\\ 4 & 11 \\end{bmatrix} = "
+            "\\begin{bmatrix} 2.121 & 4.950 \\\\ 2.828 & 7.788 \\end{bmatrix}\n$$\n")
+    from rich.console import Console
+
+    from attncheck.verify.terminal import print_result
+
+    console = Console(width=100, record=True, color_system=None)
+    print_result(verify_text(text, "n.md", numeric=False), console)
+    shown = console.export_text()
+    assert "fails at entry (2, 2)" in shown and "counting ⋯" not in shown
+
+
+@pytest.mark.parametrize("claim,problem", [
+    (f"{_QK} \\begin{{bmatrix}} 1 & 2 & 3 \\end{{bmatrix}} = 0",
+     "a 2×2 matrix times a 1×3 one: the shapes do not fit"),
+    (f"{_QK} + \\begin{{bmatrix}} 1 & 2 & 3 \\end{{bmatrix}} = 0", "a 2×2 matrix plus a 1×3 one"),
+])
+def test_written_matrices_whose_shapes_do_not_fit(claim: str, problem: str) -> None:
+    r = verify_text(f"$$\n{claim}\n$$\n", "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["not-read"]
+    assert problem in r.steps[0].note
+
+
+def test_a_product_of_written_matrices_too_large_to_check_is_refused() -> None:
+    from attncheck.verify.grid import MAX_PRODUCT_TERMS
+
+    # a column times a row: n² multiplications from 2n entries (the longest product a
+    # display's token limit lets through)
+    n = int(MAX_PRODUCT_TERMS ** 0.5) + 1
+    column = "\\begin{bmatrix}" + " \\\\ ".join(["1"] * n) + "\\end{bmatrix}"
+    row = "\\begin{bmatrix}" + " & ".join(["1"] * n) + "\\end{bmatrix}"
+    r = verify_text(f"$$\n{column} {row} = 0\n$$\n", "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["not-read"]
+    assert "too large to check" in r.steps[0].note
+
+
+@pytest.mark.parametrize("value,status", [("16.698", "holds"), ("16.302", "fails")])
+def test_capitals_the_note_gave_matrices_in_words_are_not_judged(value: str, status: str) -> None:
+    # "Attention weights A = [0.33 0.67]" in a sentence, then A V = [..][..] = 16.7: A and V
+    # are matrices whose values verify did not read — A V = 16.698 was a false fail (AV is
+    # no number for general A, V); the written product beside the number is still judged
+    text = ("$$\\text{Output} = A V = \\begin{bmatrix} 0.3302 & 0.6698 \\end{bmatrix} "
+            "\\begin{bmatrix} 10.0 \\\\ 20.0 \\end{bmatrix} = " + value + "$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    named = next(s for s in r.steps if s.lhs_source.strip() == "A V")
+    assert named.status.value == "not-checked" and "A, V beside a number" in named.note
+    assert _verdicts(text)[-1] == status
+
+
+@pytest.mark.parametrize("rhs,status", [("-\\ln(y_i)", "holds"), ("-\\ln(y_j)", "fails")])
+def test_one_for_the_right_answer_names_the_class(rhs: str, status: str) -> None:
+    # "simply put 0 on the wrong answers and 1 for the right answer ($t_i$)", in a bullet
+    # after the display: the label is one-hot at i (−Σ_j t_j ln y_j = −ln y_i was a false fail)
+    text = ("$$C = - \\sum_j t_j \\ln(y_j) = " + rhs + "$$\n\n"
+            "  + $t_j$: target values\n"
+            "  + simply put 0 on the wrong answers and 1 for the right answer ($t_i$)\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+_GITHUB_MATH = ("Given the softmax $`y_i`$ of $`x`$:\n$`\ny_i = \\frac{e^{x_i}}{\\sum_{j=1}^{n} "
+                "e^{x_j}}\n`$\n\nthen, for $`k = i`$,\n\n$`\n\\begin{aligned}\n"
+                "\\frac{\\partial y_i}{\\partial x_k} &= y_i - (y_i)^2 \\\\\n&= {rhs}\n"
+                "\\end{aligned}\n`$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [("y_i(1 - y_i)", "holds"), ("y_i(1 + y_i)", "fails")])
+def test_githubs_math_spans_on_lines_of_their_own(rhs: str, status: str) -> None:
+    # $`…`$ over several lines, standing alone: a display on GitHub's page (all 11 steps of a
+    # note were unread); inline, $`x_k`$ is inline math as before
+    text = _GITHUB_MATH.replace("{rhs}", rhs)
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps][:1] == ["definition"]
+    assert _verdicts(text)[-1:] == [status]
+
+
+def test_a_ticked_display_is_not_githubs_math() -> None:
+    # `$$ … $$` in backticks (a Hugo theme's way): the closing "$$`" and the next "`$$" are
+    # not one $`…`$ span across the text between them
+    from attncheck.verify.blocks import _containers
+
+    text = "`$$\na = b\n$$`\nwords\n`$$\nc = d\n$$`\n"
+    assert _containers(text) == text
+
+
+@pytest.mark.parametrize("rhs,status", [("d_k", "holds"), ("d_k^2", "fails")])
+def test_a_component_letter_of_indexed_vectors(rhs: str, status: str) -> None:
+    # q_i · k_j = Σ_l q_{il} k_{jl}: q_i is the i-th query, l numbers the components — so
+    # q_l^2 is a component squared (it was ‖q_l‖², and l itself a random vector)
+    text = ("点积 $q_i \\cdot k_j = \\sum_{l=1}^{d_k} q_{il} k_{jl}$。假设 $q, k$ 各分量独立且均值"
+            "为 0、方差为 1：\n\n$$\n\\text{Var}(q \\cdot k) = d_k \\cdot \\text{Var}(q_l k_l) = "
+            "d_k \\cdot \\mathbb{E}[q_l^2 k_l^2] = " + rhs + "\n$$\n")
+    assert _verdicts(text) == ["holds", "holds", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("(-\\frac{y_k}{p_k}) \\cdot p_k(\\delta_{ki} - p_i)", "holds"),
+                                        ("(-\\frac{y_k}{p_k}) \\cdot p_k(\\delta_{ki} + p_i)", "fails")])
+def test_a_class_count_beside_the_key_matrix(rhs: str, status: str) -> None:
+    # Σ_{k=1}^{K} in the softmax section, QKᵀ in the attention one: K counts the classes
+    # (it was read as the key vector k, and every such sum was unread)
+    text = ("$$\\text{Attention}(Q, K, V) = \\text{softmax}\\left(\\frac{QK^T}{\\sqrt{d_k}}\\right)V"
+            "$$\n\n交叉熵损失 $L = -\\sum_{k=1}^{K} y_k \\log p_k$，其中 $p_k = \\frac{e^{z_k}}"
+            "{\\sum_{j=1}^{K} e^{z_j}}$：\n\n$$\n\\frac{\\partial L}{\\partial z_i} = \\sum_{k=1}^{K} "
+            "\\frac{\\partial L}{\\partial p_k} \\cdot \\frac{\\partial p_k}{\\partial z_i} = "
+            "\\sum_{k=1}^{K} " + rhs + "\n$$\n")
+    assert _verdicts(text) == ["holds", status]
+
+
+@pytest.mark.parametrize("rhs,status", [("0", "holds"), ("1", "fails")])
+def test_a_tick_after_a_step(rhs: str, status: str) -> None:
+    assert _verdicts(f"$$\\sum_{{i}} 0 = {rhs} \\quad \\checkmark$$\n") == [status]
+
+
+# -- batch 53 ----------------------------------------------------------------------------
+
+_QKV = ("Let\n\n$$Q = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}, \\quad K = \\begin{bmatrix}"
+        " 1 & 0 \\\\ 1 & 1 \\end{bmatrix}, \\quad V = \\begin{bmatrix} 2 & 0 \\\\ 0 & 3 "
+        "\\end{bmatrix}$$\n\n$$S = \\frac{QK^T}{\\sqrt{2}}$$\n\n$$A = \\text{softmax}(S)$$\n\n"
+        "$$\n{claim}\n$$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("QK^T = \\begin{bmatrix} 1 & 1 \\\\ 0 & 1 \\end{bmatrix}", "holds"),
+    ("QK^T = \\begin{bmatrix} 1 & 0 \\\\ 1 & 1 \\end{bmatrix}", "fails"),  # that is Q K, no ᵀ
+    ("A = \\begin{bmatrix} 0.5 & 0.5 \\\\ 0.330 & 0.670 \\end{bmatrix}", "holds"),
+    ("A = \\begin{bmatrix} 0.5 & 0.5 \\\\ 0.670 & 0.330 \\end{bmatrix}", "fails"),
+    ("AV = \\begin{bmatrix} 1.0 & 1.5 \\\\ 0.66 & 2.01 \\end{bmatrix}", "holds"),
+    ("VA = \\begin{bmatrix} 1.0 & 1.5 \\\\ 0.66 & 2.01 \\end{bmatrix}", "fails"),
+    ("A_{21} = 0.330", "holds"),
+    ("A_{12} = 0.330", "fails"),
+])
+def test_the_letters_of_a_worked_example_are_its_matrices(claim: str, status: str) -> None:
+    # Q = […], K = […], V = […] written out, then Q Kᵀ, S, softmax(S), A V in letters: the
+    # whole worked example of attention is judged (each once "K is a vector here")
+    text = _QKV.replace("{claim}", claim)
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.kind for s in r.steps][:5] == ["definition"] * 5
+    assert _verdicts(text)[-1:] == [status]
+
+
+def test_a_letter_given_a_matrix_keeps_its_general_entries() -> None:
+    # A = [1 2; 3 4] in an example; A_{ij} with letters is the note's general A (not read
+    # as an entry of the example's matrix, never refused for it)
+    text = ("$$A = \\begin{bmatrix} 1 & 2 \\\\ 3 & 4 \\end{bmatrix}$$\n\n"
+            "$$\\sum_j A_{ij} = A_{i1} + A_{i2}$$\n")
+    assert _verdicts(text) == ["holds"]
+
+
+_WHERE = ("$$p_i = \\frac{\\exp(z_i)}{\\sum_k \\exp(z_k)}$$\n\n**Case 1: $i = j$**\n\n"
+          "$$\\frac{\\partial p_i}{\\partial z_i} = \\frac{\\partial}{\\partial z_i}\\left["
+          "\\frac{\\exp(z_i)}{S}\\right] \\quad \\text{where } S = \\sum_k \\exp(z_k)$$\n\n"
+          "By the quotient rule:\n\n$$= {rhs}$$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\frac{\\exp(z_i) \\cdot S - \\exp(z_i) \\cdot \\exp(z_i)}{S^2}", "holds"),
+    ("\\frac{\\exp(z_i) \\cdot S + \\exp(z_i) \\cdot \\exp(z_i)}{S^2}", "fails"),
+])
+def test_a_name_explained_after_the_step_that_uses_it(rhs: str, status: str) -> None:
+    # "… \quad \text{where } S = Σ_k exp(z_k)", then "$$= …$$": the next display goes on from
+    # the derivative (it went on from S's definition, a false fail), and S is the first
+    # step's too (it was "unknown symbol S")
+    assert _verdicts(_WHERE.replace("{rhs}", rhs)) == ["holds", status]
+
+
+@pytest.mark.parametrize("rhs", ["-\\log p_y", "\\log p_y"])
+def test_the_labels_letter_as_an_index_is_not_read(rhs: str) -> None:
+    # "for true class $y$ (one-hot encoded)": p_y is p at the class y names; which entry that
+    # is, verify does not read — neither side is judged (−log p_y once failed as −log y_y)
+    text = ("Cross-entropy loss for true class $y$ (one-hot encoded):\n\n"
+            f"$$\\mathcal{{L}} = -\\sum_{{i}} y_i \\log p_i = {rhs}$$\n\n"
+            "where $p = \\text{softmax}(z)$.\n")
+    r = verify_text(text, "n.md", numeric=False)
+    step = next(s for s in r.steps if "p_y" in s.rhs_source)
+    assert step.status.value == "not-checked"
+    assert step.note.endswith("the name of a vector of the note: p_y")
+
+
+_BOLD_CASE = ("$$a_i = \\frac{{e^{{z_i}}}}{{\\sum_k e^{{z_k}}}}$$\n\n$$l = -\\sum_i y_i \\ln a_i"
+              " = -\\ln a_j$$\n\n其中只有$$y_j=1$$, 其余的$$y_i=0$$.\n\n**情况{n}**, $${case}$$\n\n"
+              "这一项比较特殊, 推导如下:\n\n$$\n\\frac{{\\partial l}}{{\\partial z_i}} = "
+              "-\\frac{{\\partial}}{{\\partial z_i}}\\ln a_j = {rhs}\n$$\n")
+
+
+@pytest.mark.parametrize("n,case,rhs,status", [
+    ("一", "i=j", "-\\frac{\\partial}{\\partial z_i}\\ln a_i", "holds"),
+    ("二", "i \\ne j", "-\\frac{\\partial}{\\partial z_i}\\ln a_i", "fails"),
+])
+def test_a_bold_case_label_with_its_case_in_display_dollars(n: str, case: str, rhs: str,
+                                                             status: str) -> None:
+    # "**情况一**, $$i=j$$" (GitBook writes inline math in $$), a sentence, then the display:
+    # the case is the display's (∂/∂z_i ln a_j = ∂/∂z_i ln a_i failed for want of i = j)
+    text = _BOLD_CASE.format(n=n, case=case, rhs=rhs)
+    assert _verdicts(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("sentence,judged", [
+    ("如果 $q$ 的分量之间存在相关性，则和的方差需包含协方差项。", True),
+    ("$q$ 的分量之间存在相关性。", False),
+])
+def test_a_supposition_of_correlation_is_no_statement(sentence: str, judged: bool) -> None:
+    # "如果变量之间存在相关性，则…" (if they were correlated…): the note does not say they are
+    text = ("设 $q, k$ 相互独立。\n\n$$\\text{Var}\\left(\\sum_{i=1}^{d} q_i k_i\\right) = "
+            "\\sum_{i=1}^{d} \\text{Var}(q_i k_i)$$\n\n" + sentence + "\n")
+    assert (_verdicts(text) == ["holds"]) == judged
+
+
+def test_a_number_against_a_number_is_evaluated_not_sampled() -> None:
+    from rich.console import Console
+
+    from attncheck.verify.terminal import print_result
+
+    console = Console(width=100, record=True, color_system=None)
+    print_result(verify_text("$$2 \\cdot 3 + 5 = 11$$\n", "n.md"), console)
+    shown = console.export_text()
+    # (it read "11 ± 0 vs 11, |z| = 0.0 ≤ 4.9 … (n = 0)": a sample of nothing)
+    assert "nothing random" in shown and "n = 0" not in shown
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\text{softmax}(c \\cdot [1, 0]) = \\left[\\frac{e^c}{e^c + 1}, \\frac{1}{e^c + 1}\\right]",
+     "holds"),
+    ("\\text{softmax}(c \\cdot [1, 0]) = \\left[\\frac{1}{e^c + 1}, \\frac{e^c}{e^c + 1}\\right]",
+     "fails"),
+])
+def test_a_written_vector_scaled_by_a_letter(claim: str, status: str) -> None:
+    assert _verdicts(f"$$\n{claim}\n$$\n") == [status]
+
+
+@pytest.mark.parametrize("root,status", [("2", "holds"), ("3", "fails")])
+def test_a_written_matrix_over_the_examples_dimension(root: str, status: str) -> None:
+    # "其中 $d_k = 2$", then QKᵀ/√d_k = (1/√2)[…]: every entry at the example's d_k (a false
+    # fail at entry (1, 1) for a general d_k)
+    text = ("其中 $d_k = 2$。\n\n$$Q = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$$\n\n"
+            f"$$\\frac{{Q}}{{\\sqrt{{d_k}}}} = \\frac{{1}}{{\\sqrt{{{root}}}}} "
+            "\\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$$\n")
+    assert _verdicts(text)[-1:] == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("\\begin{bmatrix} 1 & 5 \\end{bmatrix}", "holds"),
+                                        ("\\begin{bmatrix} 5 & 1 \\end{bmatrix}", "fails")])
+def test_a_gradient_written_as_a_column_before_a_matrix(rhs: str, status: str) -> None:
+    # ∂L/∂a ∂a/∂z with ∂L/∂a written as a column: the row it stands for (a 2×1 times a 2×2
+    # has no product as written — it was refused as "the shapes do not fit")
+    text = ("$$\\begin{bmatrix} 1 \\\\ 1 \\end{bmatrix} \\begin{bmatrix} 1 & 2 \\\\ 0 & 3 "
+            f"\\end{{bmatrix}} = {rhs}$$\n")
+    assert _verdicts(text) == [status]
+
+
+@pytest.mark.parametrize("last,status", [("0.707", "holds"), ("0.717", "fails")])
+def test_a_worked_chain_concludes_at_the_examples_dimension(last: str, status: str) -> None:
+    # Q/√d_k = (1/√2) Q = [0.707 0; 0 0.707] after "d_k = 2": its conclusion (first = last)
+    # to the written decimals at that d_k (it read "fails at entry (1, 1)" beside holding steps)
+    text = ("其中 $d_k = 2$。\n\n$$Q = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$$\n\n"
+            "$$\\frac{Q}{\\sqrt{d_k}} = \\frac{1}{\\sqrt{2}} \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 "
+            "\\end{bmatrix} = \\begin{bmatrix} " + last + " & 0 \\\\ 0 & 0.707 \\end{bmatrix}$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert r.derivations[-1].conclusion.status.value.replace("holds-given", "holds") == status
+
+
+# -- batch 55 ----------------------------------------------------------------------------
+
+_HEADING_CASE = ("## 设定\n\n- Softmax：$P_i = \\frac{{e^{{z_i}}}}{{\\sum_j e^{{z_j}}}}$，记分母 "
+                 "$S = \\sum_j e^{{z_j}}$\n- 损失：$\\mathcal{{L}} = -\\log P_y$，其中 $y$ 是真实类别\n\n"
+                 "$$\\mathcal{{L}} = -\\log P_y = -z_y + \\log S$$\n\n"
+                 "### 对错误类 $z_i$（${case}$）求偏导\n\n"
+                 "$$\\frac{{\\partial \\mathcal{{L}}}}{{\\partial z_i}} = 0 + \\frac{{1}}{{S}} \\cdot "
+                 "\\frac{{\\partial S}}{{\\partial z_i}}$$\n")
+
+
+@pytest.mark.parametrize("case,status", [("i \\neq y", "holds"), ("i = y", "fails")])
+def test_a_heading_names_the_case_against_the_class_letter(case: str, status: str) -> None:
+    # "### 对错误类 $z_i$（$i \neq y$）求偏导" with y the true class: the case of the display
+    # right below it (the derivative without −δ_iy failed for want of it)
+    assert _verdicts(_HEADING_CASE.format(case=case))[-1:] == [status]
+
+
+_WHOLE = ("$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n$$L = -\\sum_i y_i \\log p_i$$ with $y$ "
+          "one-hot.\n\n$$\\frac{\\partial L}{\\partial \\mathbf{z}} = {rhs}$$\n")
+
+
+# (bold, as the note's whole vectors; an unbolded p − y stays unread beside a softmax, since
+# it may be a sigmoid's scalars — see test_the_whole_gradient_in_verifys_own_letters)
+@pytest.mark.parametrize("rhs,status", [("\\mathbf{p} - \\mathbf{y}", "holds"),
+                                        ("\\mathbf{y} - \\mathbf{p}", "fails"),
+                                        # a scalar's formula is not a vector's, entry by entry
+                                        ("\\frac{\\mathbf{p} - \\mathbf{y}}{\\mathbf{p}(1 - \\mathbf{p})}",
+                                         "not judged")])
+def test_the_gradient_as_whole_vectors_side_by_side(rhs: str, status: str) -> None:
+    verdicts = _verdicts(_WHOLE.replace("{rhs}", rhs))
+    assert verdicts == [status] or (status == "not judged" and verdicts[0] in ("not-read",
+                                                                               "not-checked"))
+
+
+_LAYER_PARENS = ("输出层：$$a_i^{(L)} = \\frac{e^{z_i^{(L)}}}{\\sum_{j=1}^{K} e^{z_j^{(L)}}}$$\n\n"
+                 "$$\\frac{\\partial a_i^{(L)}}{\\partial z_i^{(L)}} = {rhs}$$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [("a_i^{(L)}(1 - a_i^{(L)})", "holds"),
+                                        ("a_i^{(L)}(1 + a_i^{(L)})", "fails")])
+def test_a_layer_written_in_parentheses(rhs: str, status: str) -> None:
+    # a_i^{(L)}, z_i^{(L)}: the output layer's softmax, its layer in parentheses (it was "a
+    # power of a vector" for 𝐚^{(L)}, and ∂a_i^{(L)}/∂z_i^{(L)} was not read)
+    assert _verdicts(_LAYER_PARENS.replace("{rhs}", rhs)) == [status]
+
+
+def test_a_component_in_parentheses_is_not_a_layer() -> None:
+    # q_i^{(l)}: the l-th component of the i-th query, never a layer label
+    text = ("假设各分量独立，均值为 0，方差为 1。\n\n"
+            "$$\\text{Var}(q_i \\cdot k_j) = \\sum_{l=1}^{d_k} \\text{Var}(q_i^{(l)} k_j^{(l)}) = d_k$$\n")
+    assert _verdicts(text) == ["holds", "holds"]
+
+
+@pytest.mark.parametrize("rhs,status", [("-y_i + \\sum_{n} y_n \\hat{y}_i", "holds"),
+                                        ("-y_i + \\sum_{n} y_n \\hat{y}_n", "fails")])
+def test_a_sum_over_the_letter_that_counts_the_classes(rhs: str, status: str) -> None:
+    # Σ_n y_n with n also the number of classes: its index is renamed, not its own upper
+    # limit (the symbolic side held while the numbers put n = 5 into the index too)
+    text = ("$$\\hat{y}_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n\n"
+            f"$$\\sum_{{n}} \\left( - y_n (\\delta_{{ni}} - \\hat{{y}}_i) \\right) = {rhs}$$\n")
+    r = verify_text(text, "n.md")
+    step = r.steps[-1]
+    assert step.status.value.replace("holds-given", "holds") == status
+    assert step.evidence is None or step.evidence.agree is None or \
+        step.evidence.agree == (status == "holds")

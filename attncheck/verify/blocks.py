@@ -257,8 +257,9 @@ def _unticked(text: str) -> str:
     return _TICKED_INLINE.sub(lambda m: " " + m.group(1) + " ", text)
 
 
-#: GitHub's inline math, $`…`$ (the backticks keep Markdown off the TeX).
-_GITHUB_INLINE = re.compile(r"\$`([^`\n]+)`\$")
+#: GitHub's inline math, $`…`$ (the backticks keep Markdown off the TeX); it may run over
+#: lines, not over a blank one.
+_GITHUB_INLINE = re.compile(r"(?<!\$)\$`((?:[^`\n]|\n(?![ \t]*\n))+)`\$(?!\$)")
 #: MkDocs' admonitions and content tabs (!!! note, ??? success, ???+ tip, === "Tab"): their
 #: body is the lines below, indented four spaces — a code block to CommonMark.
 _ADMONITION = re.compile(r"^([ \t]*)(!!!|\?\?\?\+?|===)(?=[ \t])", re.MULTILINE)
@@ -273,8 +274,19 @@ def _containers(text: str) -> str:
         # marker, so the body four spaces in is inside the item (not code)
         text = _ADMONITION.sub(lambda m: m.group(1) + "- " + "?" * (len(m.group(2)) - 2), text)
     if "$`" in text:
-        text = _GITHUB_INLINE.sub(lambda m: " $" + m.group(1) + "$ ", text)
+        text = _GITHUB_INLINE.sub(_github_math, text)
     return text
+
+
+def _github_math(m: re.Match[str]) -> str:
+    """$`…`$ as $…$ — or as $$…$$ where it stands on lines of its own (the way a note lays
+    out a derivation with GitHub's math: a paragraph of it, rendered as a block)."""
+    text, a, b = m.string, m.start(), m.end()
+    alone = not text[text.rfind("\n", 0, a) + 1:a].strip() and \
+        not text[b:(text.find("\n", b) + 1 or len(text) + 1) - 1].strip()
+    if alone:
+        return "$$" + m.group(1) + "$$"
+    return " $" + m.group(1) + "$ "
 
 
 def _mathjax_delimiters(text: str) -> str:

@@ -56,7 +56,9 @@ from sympy.simplify.radsimp import fraction
 
 from attncheck.verify.blocks import Math
 from attncheck.verify.lexer import BOLD, LexError, Tok, sum_limit_sup, tokenize
+from attncheck.verify.grid import Grid
 from attncheck.verify.parse import (
+    INDEX_LETTERS,
     LENGTH,
     LIKELIHOOD,
     LOSS,
@@ -204,6 +206,8 @@ def _source(block: Math, piece: Piece) -> str:
     return " ".join(block.text[start:piece.end].split())
 
 
+#: A row that explains a name the rows before it used: "\quad \text{where } S = …".
+_WHERE_ROW = re.compile(r"\s*(?:where\b|其中)", re.I)
 #: Words that open a row of remark inside a chain ("note that Σ_k y_k = 1", "注意到 …").
 _REMARK_ROW = re.compile(r"\s*(?:note that|notice that|recall that|remember that|observe that|"
                          r"注意到?|回忆|别忘了)", re.I)
@@ -817,6 +821,9 @@ class _Builder:
             in_branches = branch
             aside = self.last if starts_new and not first_row and self.last is not None and \
                 _REMARK_ROW.match(row.lead or "") else None
+            # "… \quad \text{where } S = Σ_k e^{z_k}": a name explained on the way, if defined
+            where = self.last if starts_new and not first_row and self.last is not None and \
+                _WHERE_ROW.match(row.lead or "") else None
             if starts_new or (first_row and self.last is None):
                 self.close()
                 self.last = None
@@ -825,6 +832,9 @@ class _Builder:
             # inline math: its paragraph's words ("where $g_i = …, h_i = …$") are every row's
             self._row(block, row, lead_words if first_row or hidden else "")
             first_row = False
+            if where is not None and self.current and \
+                    all(st.kind == "definition" for st in self.current):
+                aside = where
             if aside is not None:
                 # "\text{note that } \sum_k y_k = 1" between two rows of a chain: a remark on
                 # the way — the row after it goes on from the chain it interrupted
@@ -933,7 +943,10 @@ class _Builder:
             premise = None
             self.current.append(step)
             if kind == "definition":
+                known = len(self.aliases)
                 self._define(step)
+                if n == 0 and len(self.aliases) > known and _WHERE_ROW.match(row.lead or ""):
+                    self._explained_after(block, self.aliases[-1])
                 if isinstance(left.value, Expr) and _is_name(left.value):
                     self.defined_at[_name_key(left.value)] = block.offset(left.start)
                     if isinstance(right.value, Expr) and right.value != left.value and \
@@ -954,6 +967,13 @@ class _Builder:
         if row.tag and left is not None:
             self.labelled[row.tag] = left
         self.after_alternative = row.alternative
+
+    def _explained_after(self, block: Math, alias: tuple[Expr, Expr]) -> None:
+        r"""∂p_i/∂z_i = ∂/∂z_i [e^{z_i}/S] \quad \text{where } S = Σ_k e^{z_k}: the name the
+        display explains after its steps is theirs too."""
+        self.chains = [replace(c, steps=tuple(
+            replace(st, aliases=st.aliases + (alias,)) if alias not in st.aliases else st
+            for st in c.steps)) if c.block is block else c for c in self.chains]
 
     def _first_value(self, lv: Expr, rv: Any) -> bool:
         """Whether ``lv = rv`` can be the first value a used name is given: rv says more
@@ -1061,6 +1081,26 @@ class _Builder:
         return any(isinstance(e.value, Expr) and e.value != v and e.value.has(v)
                    for e in self.ends[-3:])
 
+    def _name_a_grid(self, step: Step) -> None:
+        """Q = [2 1; 1 3] in a worked example: the letter is that matrix in the products after
+        it (Q Kᵀ, S/√d_k, A V); a letter given anything else is itself again."""
+        toks = [t for t in step.lhs.toks if t.kind not in ("LBRACE", "RBRACE")]
+        if len(toks) != 1 or toks[0].kind != "LETTER" or step.relation not in ("=", ":="):
+            return
+        if self.notation.jacobian and \
+                self.notation.jacobian.startswith(toks[0].value.replace(BOLD, "")):
+            return  # J = [0.21 −0.18; …]: the note's Jacobian keeps its meaning (J_ij = ∂y_i/∂x_j)
+        read = self.parser.conditions, self.parser.dropped  # (what the row's parse left)
+        try:
+            value = self.parser.value(step.rhs.toks)
+        except ParseProblem:
+            value = None
+        self.parser.conditions, self.parser.dropped = read
+        if isinstance(value, Grid) and not value.is_vector:
+            self.parser.grids[toks[0].value] = value
+        else:
+            self.parser.grids.pop(toks[0].value, None)
+
     def _define(self, step: Step) -> None:
         """name := value, for the steps after it (softmax's own y, x, L stay softmax's)."""
         a, b = step.lhs.value, step.rhs.value
@@ -1110,6 +1150,7 @@ class _Builder:
                 isinstance(value, Expr) and value.is_positive:
             # "σ² = 1/n": σ (a standard deviation, positive) is √(1/n) in the steps after it
             name, value = name.base, sqrt(value)
+        self._name_a_grid(step)
         if name.has(E, Var, Cov) or not _is_name(name) or isinstance(name, Pow) or \
                 isinstance(value, VectorLiteral):
             return  # T = [T_1, T_2, T_3] names a vector by its entries: they are the quantities
@@ -1499,6 +1540,9 @@ CORRECT_CLASS = re.compile(
     # "the component representing the correct answer (index $c$) is $1$"
     r"(?<![A-Za-z])(?:correct|true|target|right)\s+(?:answer|class|label|category)\s*[(（]\s*"
     r"(?:index\s+|下标\s*)?([a-z])\s*[)）]\s*(?:is|=|为|是)\s*(?:1|one)\b|"
+    # "0 on the wrong answers and 1 for the right answer ($t_i$)": the entry that is 1 names it
+    r"(?<![A-Za-z])(?:1|one)\s+(?:at|for|on)\s+the\s+(?:correct|true|target|right)\s+"
+    r"(?:answer|class|label|category)\s*[(（]\s*[a-z]_\{?([a-z])\}?\s*[)）]|"
     # "y is … 1 at the true class t and 0 elsewhere"
     r"(?<![A-Za-z])(?:1|one)\s+(?:at|for|in|on)\s+(?:the\s+)?(?:correct|true|target|right)\s+"
     r"(?:class|label|category|position)\s+([a-z])\b(?!\s*[_^=(])|"
@@ -1571,10 +1615,20 @@ def names_a_case(title: str) -> str:
             toks = tokenize(tex)
         except LexError:
             continue
-        if is_index_condition(toks) and not any(t.kind == "NUMBER" for t in toks):
+        if (is_index_condition(toks) or _index_beside_class(toks)) and \
+                not any(t.kind == "NUMBER" for t in toks):
             conditions.append(tex)
     # one condition in a heading is the section's case, wherever the heading puts it
     return f"When ${conditions[0]}$" if len(conditions) == 1 else ""
+
+
+def _index_beside_class(toks: Sequence[Tok]) -> bool:
+    r"""``i \neq y`` in a heading ("对错误类 $z_i$（$i \neq y$）求偏导"): an index against the
+    letter the note names its true class by — a case, as ``i \neq j`` is."""
+    kinds = [(t.kind, t.value) for t in toks if t.kind not in ("LBRACE", "RBRACE")]
+    return len(kinds) == 3 and kinds[1] in (("REL", "="), ("REL", "≠")) and \
+        all(k == "LETTER" and len(v) == 1 and v.islower() for k, v in (kinds[0], kinds[2])) and \
+        (kinds[0][1] in INDEX_LETTERS or kinds[2][1] in INDEX_LETTERS)
 
 
 def lead_condition(lead: str, parser: Parser) -> tuple[str, Any] | None:
@@ -1652,7 +1706,8 @@ def _case_in(tail: str, parser: Parser) -> tuple[str, Any] | None:
             toks = [t for t in tokenize(tex) if t.kind not in ("LBRACE", "RBRACE")]
         except LexError:
             continue
-        if not is_index_condition(toks) or any(t.kind == "NUMBER" for t in toks):
+        if not (is_index_condition(toks) or _index_beside_class(toks)) or \
+                any(t.kind == "NUMBER" for t in toks):
             continue
         value = _condition_value(Piece(tuple(toks)), parser)
         if value is not None and value[0] in ("=", "≠"):

@@ -776,6 +776,8 @@ class _Context:
 #: "b_1 and b_2 are correlated by ρ", "分量之间彼此相关" — but not "uncorrelated", "不相关".
 _CORRELATED = re.compile(r"(?<![Uu]n)(?<!not )correlat(?:ed|ion)|"
                          r"(?<![不无非])(?:相关系数|彼此相关|相互相关|是相关的|存在相关|有相关)")
+#: Words that make what follows a supposition, not the note's statement.
+_SUPPOSING = re.compile(r"如果|若|假如|倘若|要是|\b(?:if|when|unless|were)\b", re.IGNORECASE)
 _COMPONENT_WORDS = re.compile(r"\b(?:elements?|components?|entries|coordinates?)\b|分量|元素|維|维",
                               re.IGNORECASE)
 
@@ -847,8 +849,9 @@ def _correlated_components(source: Source, events: Sequence[Any], notation: Nota
             continue
         text = re.sub(r"\$+([^$]*)\$+", lambda m: " " + m.group(1) + " ", e.text)
         for sentence in re.split(r"(?<=[.!?。！？；;])\s*", text):
-            if not _CORRELATED.search(sentence):
-                continue
+            m = _CORRELATED.search(sentence)
+            if not m or _SUPPOSING.search(sentence[:m.start()]):
+                continue  # ("如果变量之间存在相关性，则…", "if they are correlated": a case aside)
             # two components of one family (b_1 and b_2), or "the components/分量" of the
             # one family the sentence names — not q_i beside k_i (a correlated pair, which
             # the model has: ρ between the families)
@@ -1356,6 +1359,14 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
             # q·k = (1×1) + (−1×1) = 0: the note has put in values of its own example
             raise UnsupportedExpression("a random quantity equal to a number: the note "
                                         "seems to use values of its own (not checked)")
+        unread = sorted(x.name for x in a.free_symbols if isinstance(x, Symbol) and
+                        re.fullmatch(r"[A-Z]", x.name) and not x.is_integer and x != LOSS)
+        if b.is_number and unread and len(unread) == len(a.free_symbols) and \
+                not a.has(Function, Indexed, Sum, Derivative):
+            # A V = [0.33 0.67][10; 20] = 16.7: a capital the note gave a matrix in its own
+            # words ("attention weights A = …"), which verify did not read
+            raise UnsupportedExpression(f"{', '.join(unread)} beside a number: its value in "
+                                        "the note's example was not read (not checked)")
     if lhs.is_number and rhs.is_number and lhs != rhs:
         decided = _numbers(lhs, rhs)
         if decided is not None:
@@ -1546,20 +1557,33 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                 checker == "decimals" and _within_written_decimals(residual, S.Zero, step)) or (
                 isinstance(residual, VectorLiteral) and _entries_within_decimals(residual, step))))):
         status, needs, checker = StepStatus.HOLDS, (frozenset(),), "decimals"
+    elif status is StepStatus.FAILS and isinstance(residual, VectorLiteral):
+        residual = _rounding_cleared(residual, step)  # the entry named is one that is wrong
     if status is StepStatus.FAILS and step.values and residual.free_symbols and \
             {str(s) for s in residual.free_symbols} <= {str(s) for s, _ in step.values}:
         # √d_k = 8 after "d_k = 64": false for a general d_k, true of the note's example
         at = {s: v for s in residual.free_symbols for n, v in step.values if str(s) == str(n)}
-        exact = _numbers(residual.xreplace(at), S.Zero)
-        holds_there = (exact is not None and exact[0] is StepStatus.HOLDS) or \
-            _within_written_decimals(residual.xreplace(at), S.Zero, step)
+        if isinstance(residual, VectorLiteral):
+            # QKᵀ/√d_k = (1/√2)[1 0; 1 1] after "d_k = 2": every entry at the example's d_k
+            entries = [e for r in residual.args
+                       for e in (r.args if isinstance(r, VectorLiteral) else (r,))]
+            decided = [_numbers(e.xreplace(at), S.Zero) for e in entries]
+            exact = next((d for d in decided if d is None or d[0] is not StepStatus.HOLDS),
+                         decided[0] if decided else None)
+            holds_there = all((d is not None and d[0] is StepStatus.HOLDS) or
+                              _within_written_decimals(e.xreplace(at), S.Zero, step)
+                              for d, e in zip(decided, entries))
+        else:
+            exact = _numbers(residual.xreplace(at), S.Zero)
+            holds_there = (exact is not None and exact[0] is StepStatus.HOLDS) or \
+                _within_written_decimals(residual.xreplace(at), S.Zero, step)
         if not holds_there and exact is not None and not mean_square:
             # √d_k = 31 after d_k = 1024: wrong at the note's own d_k — said at it ("= 32,
             # not 31"), not sampled at another d
             residual, checker = residual.xreplace(at), "example"
         elif holds_there:
             status, needs = StepStatus.HOLDS, (frozenset(),)
-            if checker == "moments":
+            if checker == "moments" and not isinstance(residual, VectorLiteral):
                 # Var(q·k) = 64: the hypotheses it took are those of Var(q·k) = d_k — the
                 # step with the residual put back holds under exactly them
                 try:
@@ -1632,6 +1656,12 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             # ∂loss/∂w = ∂C/∂w + λW with loss = C + λ/2‖W‖²: w and W one weight in two cases
             return refused(f"∂/∂{cased} beside {cased.swapcase()}: one letter written in two "
                            "cases, or two quantities? (not judged)")
+        labelled = _label_letter_as_index(lhs, rhs, ctx.notation)
+        if labelled:
+            # "true class $y$ (one-hot encoded)": −Σ_i y_i log p_i = −log p_y — p at the class
+            # the label's letter names; which entry that is, is not read (a step that holds
+            # at every index, a_y(1 − a_y)(−1/a_y) = a_y − 1, is judged all the same)
+            return refused(f"its index is also the name of a vector of the note: {labelled}")
         beside = _entry_beside_letter(residual, step.lhs.source + step.rhs.source)
         if beside:
             return refused(f"holds for {beside[0]} ≠ {beside[1]}: the entry worked out beside "
@@ -1666,6 +1696,20 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
                       residual, mean_square, checker, lhs_source=step.lhs.source,
                       rhs_source=step.rhs.source, kind=step.kind, relation=step.relation,
                       condition=step.condition, case=tuple(case.items()))
+
+
+def _label_letter_as_index(lhs: Expr, rhs: Expr, notation: Notation | None) -> str:
+    """p_y (in the note's letters) where the step's index y is the letter of the note's label
+    vector y (verify's t): "" where no index is."""
+    if notation is None:
+        return ""
+    letters = {k for k, v in notation.rename.items() if v == "t" and len(k) == 1 and k != "t"}
+    for x in sorted((lhs - rhs).atoms(Indexed), key=str):
+        if any(isinstance(i, Symbol) and i.name in letters for i in x.indices):
+            written = next((k for k, v in notation.rename.items()
+                            if v == str(x.base.label) and len(k) == 1), str(x.base.label))
+            return f"{written}_{','.join(map(str, x.indices))}"
+    return ""
 
 
 #: A decimal as written: its digits after the point say how precisely it was meant.
@@ -1805,6 +1849,16 @@ def _entries_within_decimals(residual: VectorLiteral, step: Step) -> bool:
     off = [e for e in entries if e != 0]
     return bool(off) and all(isinstance(e, Expr) and e.is_number and
                              _within_written_decimals(e, S.Zero, step) for e in off)
+
+
+def _rounding_cleared(residual: VectorLiteral, step: Step) -> VectorLiteral:
+    """The residual with 0 where an entry is off by no more than its written decimals."""
+    def cleared(e: Expr) -> Expr:
+        if isinstance(e, VectorLiteral):
+            return VectorLiteral(*map(cleared, e.args))
+        return S.Zero if e.is_number and _within_written_decimals(e, S.Zero, step) else e
+
+    return cleared(residual)
 
 
 def _slack(side: Expr, decimals: Sequence[re.Match[str]]) -> float:
@@ -2018,7 +2072,8 @@ _TARGET_WORDS = re.compile(
     # that is 1 on one class (and so 0 on the others)
     r"\b(?:1|one)\s+(?:if|when)\s+(?:the\s+)?(?:class|label|category)\s*\$?\s*[a-z]\w*\s*\$?\s+"
     r"is\s+(?:the\s+)?(?:correct|true|right|target)\b|"
-    r"\b(?:1|one)\s+for\s+the\s+(?:correct|true|right|target)\s+(?:class|label|category)\b",
+    r"\b(?:1|one)\s+for\s+the\s+(?:correct|true|right|target)\s+(?:class|label|category|"
+    r"answer)\b",
     re.IGNORECASE)
 
 
@@ -2249,6 +2304,10 @@ def read_note(source: Source, fmt: Format, settings: Settings = Settings()) -> R
             if named or not case or e.level <= case_level:
                 # "## 当 $m \neq n$ 时 … ### 步骤1": a subsection stays in its section's case
                 case, case_level = (f"{named}. " if named else ""), e.level
+            if named and named != title:
+                # "### 对错误类 $z_i$（$i \neq y$）求偏导" right above its display: the case
+                # the heading names, said as words would
+                lead = f"{named}. {lead}"
             continue
         if isinstance(e, Prose) and (_BOLD_LINE.fullmatch(e.text.strip()) or
                                      _CASE_LABEL_LINE.fullmatch(e.text.strip())):
@@ -2346,7 +2405,8 @@ def _case_words(said: re.Match[str]) -> str:
 _BOLD_LINE = re.compile(r"(\*\*|__)[^*\n]{1,200}\1[:：.]?")
 #: A line that is a numbered case's label and no more: "情况2:$i \neq j$(自变量对其他元素求导)",
 #: "Case 2: $i \neq j$".
-_CASE_LABEL_LINE = re.compile(r"(?:情况|情形|case)\s*(?:\d+|[一二三四五六七八九十]|[ivx]{1,4})\s*[:：.]"
+_CASE_LABEL_LINE = re.compile(r"(?:\*\*|__)?(?:情况|情形|case)\s*(?:\d+|[一二三四五六七八九十]|[ivx]{1,4})"
+                              r"\s*(?:\*\*|__)?\s*[:：.,，]"  # ("**情况一**, $$i=j$$": bold, a comma)
                               r"[^\n]{1,120}", re.IGNORECASE)
 #: A paragraph that proves the statement before it.
 _PROOF = re.compile(r"\W*(?:proof|证明|證明)\b", re.IGNORECASE)

@@ -100,7 +100,8 @@ _IGNORED = set(
     "middle mathstrut strut hfill allowbreak nobreak medspace thinspace thickspace negthinspace "
     "hline rm it bf cal mathopen mathclose mathrel mathbin mathord mathpunct displaybreak "
     "enspace ensuremath centering raggedright small large Large normalsize footnotesize "
-    "square blacksquare qed Box".split()  # an end-of-proof mark is not mathematics
+    "square blacksquare qed Box checkmark".split()  # an end-of-proof mark (or a tick) is not
+                                                     # mathematics
 )
 #: Macros whose {argument} is dropped with them.
 _DROP_ARG = {"label", "hspace", "vspace", "phantom", "hphantom", "vphantom", "color", "eqref",
@@ -859,6 +860,26 @@ def _layer_labels(toks: Sequence[Tok]) -> list[Tok]:
                 last = out[-1]
                 out[-1] = Tok(last.kind, last.value, last.start, toks[n + 5].end, last.note)
                 n += 6
+                continue
+        if t.kind == "SUP" and n + 5 < k and toks[n + 1].kind == "LBRACE" and \
+                toks[n + 2].kind == "LPAR" and toks[n + 3].kind == "LETTER" and \
+                toks[n + 3].value in ("L", "l"):
+            # 𝐚^{(L)}, z_i^{(l+1)}, W^{(l-1)}: the layer in parentheses, as in brackets above
+            # (never q_i^{(l)} of the random vectors: there (l) numbers a component)
+            close = next((m for m in range(n + 4, min(n + 8, k - 1))
+                          if toks[m].kind == "RPAR" and toks[m + 1].kind == "RBRACE"), None)
+            base = _letter_before(out)
+            inside = toks[n + 4:close] if close is not None else []
+            if close is not None and base is not None and \
+                    out[base].value.replace(BOLD, "") not in ("e", "E", "q", "k") and \
+                    all(u.kind in ("PLUS", "MINUS", "NUMBER") for u in inside):
+                label = "".join(u.value for u in toks[n + 3:close])
+                if label != "L":
+                    b = out[base]
+                    out[base] = Tok(b.kind, f"{b.value}^[{label}]", b.start, b.end)
+                last = out[-1]
+                out[-1] = Tok(last.kind, last.value, last.start, toks[close + 1].end, last.note)
+                n = close + 2
                 continue
         if t.kind == "SUP" and n + 1 < k:
             # a_i^L, z^{l}_j (Nielsen's): the layer written up without brackets, as above

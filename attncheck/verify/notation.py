@@ -499,7 +499,10 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     # Q = (q_1, q_2, …, q_{d_k}) names the vector of q's components: Q is q, not a new name
     listed = {n[0] for r, pieces in definitions for n in [_name_of(pieces[0].toks)]  # type: ignore[union-attr]
               if n is not None and not n[1] and _lists_itself(n[0], pieces)}
-    capitals = _capital_vectors(rows, families, (named - listed) | set(functions) | set(rename))
+    # (Σ_{k=1}^{K} p_k beside QKᵀ: K counts the classes there, and is no key vector)
+    limits = {_limit_text(toks, sup + 1) for toks, sup in _limited_sums(rows)} - {None}
+    capitals = _capital_vectors(rows, families, (named - listed) | set(functions) | set(rename)
+                                | limits)
     rename.update(capitals)
     scalars = _scalars(rows, set(families) | named | set(functions) | set(capitals))
     for x in scalars:  # X in Var(X) is a random variable there, whatever softmax calls it
@@ -523,13 +526,14 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
     spread, square = _spread(rows, families, output)
     length = _length(rows, {k for k, v in rename.items() if v in ("x", "y", "t")} |
                      ({"x", "y", "t"} - set(rename)), families, dim)
+    vectors, component_letters = _vector_indexed(rows, families)
     if "ell" not in rename and _ell_is_a_quantity(rows, families):
         rename["ell"] = "ell"
     return Notation(families=families, dim=dim, rename=rename, spread=spread, length=length,
                     spread_square=square,
                     functions=frozenset(functions - {"L"}), scalars=scalars,
                     dependent=pairs,
-                    vectors=_vector_indexed(rows, families),
+                    vectors=vectors, component_letters=component_letters,
                     indexed=frozenset((indexed | _in_products_of_vectors(rows))
                                       - set(families) - set(scalars) - set(capitals)
                                       - {"e", dim}),
@@ -860,9 +864,12 @@ def _two_indexed(rows: Sequence[Sequence[Row]], families: tuple[str, ...]) -> fr
     return frozenset(out)
 
 
-def _vector_indexed(rows: Sequence[Sequence[Row]], families: tuple[str, ...]) -> frozenset[str]:
-    """Families written q_i^{(m)} or q_{im}: there q_i is the i-th vector, m its component."""
+def _vector_indexed(rows: Sequence[Sequence[Row]], families: tuple[str, ...]
+                    ) -> tuple[frozenset[str], frozenset[str]]:
+    """Families written q_i^{(m)} or q_{im}: there q_i is the i-th vector, m its component
+    — the families, and the letters that number the components."""
     out: set[str] = set()
+    letters: set[str] = set()
     for block in rows:
         for row in block:
             for piece in row.pieces:
@@ -874,10 +881,15 @@ def _vector_indexed(rows: Sequence[Sequence[Row]], families: tuple[str, ...]) ->
                     after = [u.kind for u in toks[n + 2:n + 8]]
                     if after[:1] == ["LETTER"] and after[1:4] == ["SUP", "LBRACE", "LPAR"]:
                         out.add(name)
-                    if after[:4] == ["LBRACE", "LETTER", "LETTER", "RBRACE"] or \
-                            after[:5] == ["LBRACE", "LETTER", "COMMA", "LETTER", "RBRACE"]:
+                        if after[4:6] == ["LETTER", "RPAR"]:
+                            letters.add(toks[n + 6].value)
+                    if after[:4] == ["LBRACE", "LETTER", "LETTER", "RBRACE"]:
                         out.add(name)
-    return frozenset(out)
+                        letters.add(toks[n + 4].value)
+                    if after[:5] == ["LBRACE", "LETTER", "COMMA", "LETTER", "RBRACE"]:
+                        out.add(name)
+                        letters.add(toks[n + 5].value)
+    return frozenset(out), frozenset(letters)
 
 
 def _matrix_entries(toks: Sequence[Tok]) -> list[list[Tok]] | None:
@@ -1186,7 +1198,8 @@ def _families(rows: Sequence[Sequence[Row]], softmax: set[str]) -> tuple[str, ..
     for toks, n, t, inside in _operator_walk(rows):
         any_moments = any_moments or inside
         if inside and t.kind == "LETTER" and n + 1 < len(toks) and \
-                toks[n + 1].kind in ("SUB", "TRANSPOSE", "CDOT", "SUP"):
+                toks[n + 1].kind in ("SUB", "TRANSPOSE", "CDOT", "SUP") and \
+                not (n >= 1 and toks[n - 1].kind in ("SUB", "SUP")):  # (q_l^2: l the index)
             see(t.value)
         if inside and _capital_component(toks, n):
             # E[Q_i K_i]: the note's capital vectors Q, K are q, k; E(Σ_i Z_i) with z the
@@ -1359,7 +1372,9 @@ def _dimension(rows: Sequence[Sequence[Row]], families: tuple[str, ...]) -> str 
     """The upper limit of the sums over the families' components (d, d_k, n)."""
     found: Counter[str] = Counter()
     for toks, sup in _limited_sums(rows):
-        body = [u.value for u in toks[sup + 1:sup + 12] if u.kind == "LETTER"]
+        # (the letters written as bases: in Σ_{k=1}^{K} ∂L/∂p_k, k is p's index, not the key)
+        body = [u.value for m, u in enumerate(toks[sup + 1:sup + 12], sup + 1)
+                if u.kind == "LETTER" and toks[m - 1].kind not in ("SUB", "SUP")]
         lim = _limit_text(toks, sup + 1)
         if lim and any(f in body for f in families):
             found[lim] += 1

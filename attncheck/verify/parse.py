@@ -73,6 +73,7 @@ from sympy import E as EULER
 from sympy.core.function import AppliedUndef
 
 from attncheck.text import GREEK
+from attncheck.verify.grid import Grid, GridError, added, scaled, softmax_rows, times, transposed
 from attncheck.verify.lexer import BOLD, CLASS_WORDS, UNITS, WORDS, LexError, Tok, tokenize
 from derivations.model import Family, Model, dimension_symbol
 from derivations.operators import Cov, Dot, E, Var
@@ -289,6 +290,9 @@ class Notation:
     dependent: tuple[tuple[str, str], ...] = (("q", "k"),)
     length: str = "n"
     vectors: frozenset[str] = frozenset()
+    #: the letters that number those vectors' components (l in q_{il}, m in q_i^{(m)}):
+    #: q_l with one of them is a component, written short
+    component_letters: frozenset[str] = frozenset()
     #: letters the note writes with two indices (A_{ic}): there A_{13} is row 1, column 3
     matrices: frozenset[str] = frozenset()
     #: letters the note also writes with a subscript (o_k, p_j): alone, o is the vector
@@ -1038,6 +1042,20 @@ class _Index:
     raw: bool = False
 
 
+def _plain_scalar(e: Expr) -> bool:
+    """A number, or one in letters that name no vector of softmax's (c in c·[1, 0]): what a
+    worked example's vector may be scaled by, entry by entry."""
+    return e.is_number or not (e.has(Indexed) or e.has(VectorLiteral) or
+                               {str(x) for x in e.free_symbols} & {"x", "y", "t"})
+
+
+def _bare(x: Any) -> Any:
+    """``x`` without the parentheses around it."""
+    while isinstance(x, _Paren):
+        x = x.expr
+    return x
+
+
 def _where(meta: Any) -> int:
     return int(getattr(meta, "start_pos", 0) or 0)
 
@@ -1145,6 +1163,7 @@ class _Build(Transformer_NonRecursive):
         self.n = notation
         self.defined = defined
         self.likelihood = likelihood
+        self.grids: Mapping[str, Grid] = {}
         #: the expression writes kᵀq (column vectors): there, q qᵀ is an outer product
         self.column_vectors = False
         #: y_{k=i}: the case conditions written in subscripts, (relation, k, i)
@@ -1214,6 +1233,10 @@ class _Build(Transformer_NonRecursive):
             x = self._numbers(x, meta) or x  # = (0.659, 0.242, 0.099)
         if isinstance(x, _Literal) and what == "as a side of '='":
             return VectorLiteral(*x.items)
+        if isinstance(x, Grid):  # compared entry by entry (a vector's entries in one list)
+            if x.is_vector:
+                return VectorLiteral(*x.entries())
+            return VectorLiteral(*(VectorLiteral(*r) for r in x.rows()))
         if isinstance(x, (_Tuple, _Index, _Literal)):
             raise ParseProblem("a list where one value is expected", _where(meta))
         if isinstance(x, tuple):
@@ -1247,6 +1270,11 @@ class _Build(Transformer_NonRecursive):
     # -- atoms -------------------------------------------------------------------------
     def letter(self, meta: Any, ch: list[Token]) -> Any:
         name = str(ch[0])
+        if name in self.grids:  # Q of the worked example: the matrix written for it
+            return replace(self.grids[name], name=name)
+        return self._plain_letter(name, meta)
+
+    def _plain_letter(self, name: str, meta: Any) -> Any:
         if name.endswith(AS_WRITTEN):  # δ_{jy}: an index as written (see prepare)
             return self._index_letter(name[:-1])
         if self.n.jacobian == "J" and name.replace(BOLD, "") == "J":
@@ -1490,6 +1518,11 @@ class _Build(Transformer_NonRecursive):
         indices = [index_symbol(x.name) if isinstance(x, Symbol) and len(x.name) == 1 and
                    x.name.isalpha() and not x.is_integer and x != self.dim else x
                    for item in idx.items if len(item) == 1 for x in _split_indices(item[0])]
+        if isinstance(base, Grid) and base.name:
+            entry = base.entry(indices)
+            if entry is not None:
+                return entry  # A_{12} of the example's A
+            base = self._plain_letter(base.name, meta)  # A_{ij}: the letter as it is elsewhere
         if not isinstance(base, _Partial):  # (∇_{z_k}: by the entry z_k, not a class index)
             indices = [index_symbol(x.name) if isinstance(x, _Vector) else class_index(x)
                        for x in indices]
@@ -1619,8 +1652,12 @@ class _Build(Transformer_NonRecursive):
             # (ŷ_t with t only ever an index of the note — "正确类别 t" — is that entry)
             # ŷ_y, o_y beside the one-hot label y = (y_1, …, y_n) (renamed t): the index is
             # the class the label's letter also names — which entry is meant is not read
-            raise ParseProblem(f"{name}_{idx.text}: its index is also the name of a vector of "
-                               "the note", where)
+            # (said after the ':', in the note's own letters — the head of a message is put
+            # back into them letter by letter, which would make p_y of y_y "p_p")
+            written = next((k for k, v in self.n.rename.items() if v == name and len(k) == 1),
+                           name)
+            raise ParseProblem("its index is also the name of a vector of the note: "
+                               f"{written}_{idx.text}", where)
         for x in indices:
             if isinstance(x, Expr) and x.is_Integer and x < 1:
                 raise ParseProblem(f"index {x}: components are numbered from 1", where)
@@ -1629,7 +1666,9 @@ class _Build(Transformer_NonRecursive):
         if name in self.families:
             if len(indices) == 2:  # q_{im}: the i-th vector's m-th component
                 return coeff * IndexedBase(name)[indices[1]]
-            if name in self.n.vectors:  # q_i where q_i^{(m)} are its components: a vector
+            if name in self.n.vectors and not (
+                    len(indices) == 1 and str(indices[0]) in self.n.component_letters):
+                # q_i where q_i^{(m)} are its components: a vector (q_m alone: a component)
                 return _Vector(name, False, coeff)
             if len(indices) != 1:
                 raise ParseProblem(f"{name}_{{{idx.text}}}: a component takes one index", where)
@@ -1722,6 +1761,8 @@ class _Build(Transformer_NonRecursive):
             return _Vector(x.name, True)
         if isinstance(x, Indexed) and str(x.base.label) in self.families:
             return _Vector(str(x.base.label), True)  # q_i^T where q_i is a query vector
+        if isinstance(x, Grid):
+            return transposed(x)
         m = _as_matrix(x)
         if m is not None:  # J_σᵀ, (diag(p) − p pᵀ)ᵀ: the (i, j) entry is the (j, i) one
             return _Matrix(_swapped(m.entry))
@@ -1975,13 +2016,17 @@ class _Build(Transformer_NonRecursive):
             return IndexedBase(t.name)[ROW]
         return None
 
-    def _softmax_of_numbers(self, arg: Any, meta: Any) -> _Literal | None:
+    def _softmax_of_numbers(self, arg: Any, meta: Any) -> _Literal | Grid | None:
         """softmax([2, 1, 0.1]) = [0.66, 0.24, 0.10]: a worked example's scores written out —
         its probabilities entry by entry, exactly (e^{a_i}/Σ_j e^{a_j}); else None."""
         inner = arg.expr if isinstance(arg, _Paren) else arg
+        if isinstance(inner, Grid) and not inner.is_vector:
+            if not all(e.is_number and e.is_real for e in inner.entries()):
+                return None
+            return softmax_rows(inner)  # softmax(QKᵀ/√d_k): each query's row
         numbers = self._numbers(arg, meta) or self._numbers(inner, meta)
         if numbers is None or len(numbers.items) < 2 or \
-                not all(isinstance(a, Expr) and a.is_number and a.is_real for a in numbers.items):
+                not all(isinstance(a, Expr) and _plain_scalar(a) for a in numbers.items):
             return None
         total = Add(*(exp(a) for a in numbers.items))
         return _Literal(tuple(exp(a) / total for a in numbers.items))
@@ -1993,6 +2038,8 @@ class _Build(Transformer_NonRecursive):
             x = x.expr
         if isinstance(x, _Literal):
             return x
+        if isinstance(x, Grid) and x.is_vector:
+            return _Literal(tuple(x.entries()))
         if not isinstance(x, _Tuple):
             return None
         try:
@@ -2010,7 +2057,8 @@ class _Build(Transformer_NonRecursive):
             if lit is None or isinstance(other, (_Tuple, _Literal, _Vector, _Matrix)):
                 continue
             value = self.v(other, meta, "beside a vector") if isinstance(other, Expr) else None
-            if isinstance(value, Expr) and value.is_number:
+            if isinstance(value, Expr) and _plain_scalar(value):
+                # (c·[1, 0] with c a number the note names: softmax of it is e^c/(e^c + 1), …)
                 return _Literal(tuple(value * i for i in lit.items))
         return None
 
@@ -2027,6 +2075,9 @@ class _Build(Transformer_NonRecursive):
         if juxtaposed and isinstance(a, _Vector) and a.transposed and self._whole(a) and \
                 isinstance(b, _Fn) and b.name in ("log", "ln", "exp") and b.body is None:
             return _MatrixBefore(a, b)  # 𝐲ᵀ log 𝐩: log takes 𝐩, then the row multiplies
+        grid = self._grid_product(a, b, meta, juxtaposed)
+        if grid is not None:
+            return grid
         product = self._matrix_product(a, b)
         if product is not None:
             return product
@@ -2214,6 +2265,8 @@ class _Build(Transformer_NonRecursive):
             raise ParseProblem("division by zero", _where(meta))
         if isinstance(a, _Vector):
             return a.times(1 / bv)
+        if isinstance(_bare(a), Grid):  # S/√d_k: every entry
+            return scaled(_bare(a), 1 / bv)
         lit = self._numbers(a, meta)
         if lit is not None and bv.is_number:  # (0.40, 0.25, 0.15)/0.80: entry by entry
             return _Literal(tuple(i / bv for i in lit.items))
@@ -2303,6 +2356,8 @@ class _Build(Transformer_NonRecursive):
             return _Series(terms + (_Dots(),))
         if isinstance(a, _Series):
             return self._written_out(a.terms, b if sign > 0 else -self.v(b, meta), meta)
+        if isinstance(_bare(a), Grid) or isinstance(_bare(b), Grid):
+            return self._grid_sum(_bare(a), _bare(b), sign, meta)
         if isinstance(a, (_Matrix, _RowOuter)) or isinstance(b, (_Matrix, _RowOuter)):
             return self._matrix_sum(a, b, sign, meta)
         if isinstance(a, (_Literal, _Tuple, _Paren)) or isinstance(b, (_Literal, _Tuple, _Paren)):
@@ -2342,6 +2397,41 @@ class _Build(Transformer_NonRecursive):
 
         size = len(a.items) if isinstance(a, _Literal) else len(b.items)
         return _Literal(tuple(p + sign * q for p, q in zip(items(a, size), items(b, size))))
+
+    def _grid_product(self, a: Any, b: Any, meta: Any, juxtaposed: bool) -> Any:
+        """Q Kᵀ, A V, 0.5·[2; 0], [1 2]·[3; 4] with matrices written out: the product taken
+        while the factors are in the note's order; None where neither factor is one."""
+        ga, gb = _bare(a), _bare(b)
+        if not isinstance(ga, Grid) and not isinstance(gb, Grid):
+            return None
+        if isinstance(ga, _Literal) or isinstance(gb, _Literal):
+            # [0.5, 0.5] written as a list beside a matrix: the row it is
+            ga, gb = (Grid.of([x.items]) if isinstance(x, _Literal) else x for x in (ga, gb))
+        try:
+            if isinstance(ga, Grid) and isinstance(gb, Grid):
+                return times(ga, gb, dot=not juxtaposed)
+            grid, other = (ga, gb) if isinstance(ga, Grid) else (gb, ga)
+            if not isinstance(other, Expr) or other.has(VectorLiteral, JacobianOf, EntryMatrix,
+                                                        EntryVector):
+                return None  # softmax […], a vector's letter beside it: read as before
+            return scaled(grid, other)
+        except GridError as exc:
+            raise ParseProblem(str(exc), _where(meta)) from None
+
+    def _grid_sum(self, a: Any, b: Any, sign: int, meta: Any) -> Grid:
+        """[0.1; 0.7; 0.2] − [0; 1; 0] and S + M: entry by entry (a list of the same length
+        beside a written vector is that vector, as NumPy reads it)."""
+        lit = self._numbers(b if isinstance(a, Grid) else a, meta)
+        ga, gb = (x if isinstance(x, Grid) else
+                  Grid.of([lit.items]) if lit is not None else None for x in (a, b))
+        if ga is None or gb is None:
+            raise ParseProblem("a matrix written out plus something that is not one",
+                               _where(meta))
+        try:  # (in the shape of the matrix written out: a list beside it takes that shape)
+            return added(ga, gb, sign) if isinstance(a, Grid) else \
+                added(scaled(gb, Integer(sign)), ga, 1)
+        except GridError as exc:
+            raise ParseProblem(str(exc), _where(meta)) from None
 
     def _matrix_product(self, a: Any, b: Any) -> _Matrix | _EntryVec | None:
         """M v, M N, Jᵀ g with M a matrix of softmax's (diag(y) − y yᵀ, ∂y/∂x, J_σᵀ) and v a
@@ -2480,6 +2570,8 @@ class _Build(Transformer_NonRecursive):
             return _Matrix(-x.entry)
         if isinstance(x, _EntryVec):
             return _EntryVec(-x.entry)  # −Jᵀ ∇_𝐩 L, −(𝐩 − 𝐭)
+        if isinstance(x, Grid):
+            return scaled(x, Integer(-1))
         if isinstance(x, _Fn):
             return replace(x, coeff=-x.coeff)
         return -self.v(x, meta)
@@ -2693,6 +2785,13 @@ class _Build(Transformer_NonRecursive):
             # letter the other sums do not run to, says how many there are — not relabelled)
             bounds = [(v, Integer(1), up + 1) if lo == 0 and (up + 1) in (self._length(), self.dim)
                       else (v, lo, up) for v, lo, up in bounds]
+        for n, (v, lo, up) in enumerate(bounds):
+            if isinstance(up, Expr) and up.has(v):
+                # Σ_n y_n over the n classes: the index is not its own upper limit
+                fresh = _unused_index(out.free_symbols | up.free_symbols)
+                out, body = out.xreplace({v: fresh}), body.xreplace({v: fresh})
+                excluded = [(fresh if w == v else w, o) for w, o in excluded]
+                bounds[n] = (fresh, lo, up)
         for v, lo, up in reversed(bounds):
             out = Sum(out, (v, lo, up))
         for v, other in excluded:  # Σ_{k≠i} f(k) = Σ_k f(k) − f(i)
@@ -2733,6 +2832,8 @@ class _Build(Transformer_NonRecursive):
         if any(isinstance(e, Expr) and e.has(VectorLiteral, JacobianOf) for r in rows
                for e in r):
             raise ParseProblem("a matrix of matrices is not checked", _where(meta))
+        if not any(e == DOTS for r in rows for e in r):
+            return Grid.of(rows)  # multiplied, added, transposed as the matrix it is
         if len(rows) == 1 or width == 1:
             return VectorLiteral(*(e for r in rows for e in r))
         return VectorLiteral(*(VectorLiteral(*r) for r in rows))
@@ -2860,6 +2961,8 @@ class Parser:
         self.conditions: tuple[tuple[str, Expr, Expr], ...] = ()
         #: the upper indices the last expression read as one quantity (y_k^{(i)}: 'i')
         self.dropped: tuple[str, ...] = ()
+        #: letters a worked example gave a written matrix (Q = [2 1; 1 3]), as written
+        self.grids: dict[str, Grid] = {}
 
     def tree(self, toks: Sequence[Tok]) -> Any:
         toks = prepare(toks)
@@ -2879,6 +2982,7 @@ class Parser:
 
     def build(self, tree: Any) -> Any:
         builder = _Build(self.notation, frozenset(self.defined), self.likelihood)
+        builder.grids = self.grids
         builder.column_vectors = getattr(self, "_column", False)
         try:
             out = builder.transform(tree)

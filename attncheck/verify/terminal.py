@@ -163,7 +163,9 @@ class _Say:
             return out
         at = _first_wrong_entry(s.residual)
         if at:  # a matrix or vector written out: which entry is wrong, counted as written
-            return w.say("fails-entry", entry=", ".join(map(str, at)))
+            dots = any(c in f"{s.lhs_source}{s.rhs_source}" for c in ("dots", "⋯", "…"))
+            return w.say("fails-entry" if dots else "fails-entry-plain",
+                         entry=", ".join(map(str, at)))
         kind = w.say("mean square residual" if s.mean_square else "residual")
         return w.say("fails-residual", kind=kind, residual=self.math(s.residual, d))
 
@@ -225,6 +227,9 @@ def _evidence(s: StepResult, say: _Say) -> str:
         kind = say.w.say("numbers-contradict")
     if e.design == "complex step":
         return say.w.say("evidence-derivative", kind=kind, estimate=f"{e.estimate:.6g}",
+                         reference=f"{e.reference:.6g}", verdict=verdict)
+    if e.units == 0 and e.se == 0:  # (16 vs 16 at d_k = 16: no sample was drawn)
+        return say.w.say("evidence-exact", kind=kind, estimate=f"{e.estimate:.6g}",
                          reference=f"{e.reference:.6g}", verdict=verdict)
     return say.w.say("evidence-sample", kind=kind, estimate=f"{e.estimate:.4g}",
                      se=f"{e.se:.2g}", reference=f"{e.reference:.4g}",
