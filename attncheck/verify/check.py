@@ -1565,11 +1565,9 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
         at = {s: v for s in residual.free_symbols for n, v in step.values if str(s) == str(n)}
         if isinstance(residual, VectorLiteral):
             # QKᵀ/√d_k = (1/√2)[1 0; 1 1] after "d_k = 2": every entry at the example's d_k
-            entries = [e for r in residual.args
-                       for e in (r.args if isinstance(r, VectorLiteral) else (r,))]
+            entries = _flat_entries(residual)
             decided = [_numbers(e.xreplace(at), S.Zero) for e in entries]
-            exact = next((d for d in decided if d is None or d[0] is not StepStatus.HOLDS),
-                         decided[0] if decided else None)
+            exact = None if None in decided else decided[0]  # (decidable: said at d_k)
             holds_there = all((d is not None and d[0] is StepStatus.HOLDS) or
                               _within_written_decimals(e.xreplace(at), S.Zero, step)
                               for d, e in zip(decided, entries))
@@ -1706,9 +1704,7 @@ def _label_letter_as_index(lhs: Expr, rhs: Expr, notation: Notation | None) -> s
     letters = {k for k, v in notation.rename.items() if v == "t" and len(k) == 1 and k != "t"}
     for x in sorted((lhs - rhs).atoms(Indexed), key=str):
         if any(isinstance(i, Symbol) and i.name in letters for i in x.indices):
-            written = next((k for k, v in notation.rename.items()
-                            if v == str(x.base.label) and len(k) == 1), str(x.base.label))
-            return f"{written}_{','.join(map(str, x.indices))}"
+            return f"{notation.written(str(x.base.label))}_{','.join(map(str, x.indices))}"
     return ""
 
 
@@ -1844,11 +1840,14 @@ def _entries_rounded(lhs: Expr, rhs: Expr, step: Step) -> bool | None:
 def _entries_within_decimals(residual: VectorLiteral, step: Step) -> bool:
     """A worked example's matrix, entry by entry (0.333·10 + 0.333·5 = 5.00, the author
     computing with 1/3): every entry that is off is a number within the decimals written."""
-    entries = [e for r in residual.args
-               for e in (r.args if isinstance(r, VectorLiteral) else (r,))]
-    off = [e for e in entries if e != 0]
+    off = [e for e in _flat_entries(residual) if e != 0]
     return bool(off) and all(isinstance(e, Expr) and e.is_number and
                              _within_written_decimals(e, S.Zero, step) for e in off)
+
+
+def _flat_entries(v: VectorLiteral) -> list[Expr]:
+    """A written vector's entries, or a matrix's row after row."""
+    return [e for r in v.args for e in (r.args if isinstance(r, VectorLiteral) else (r,))]
 
 
 def _rounding_cleared(residual: VectorLiteral, step: Step) -> VectorLiteral:

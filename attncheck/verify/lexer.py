@@ -825,6 +825,17 @@ def _letter_before(out: Sequence[Tok]) -> int | None:
     return m if m >= 0 and out[m].kind == "LETTER" else None
 
 
+def _layer_named(out: list[Tok], base: int, label: str, end: int) -> None:
+    """The letter at ``out[base]`` given its layer: the output layer L is the letter itself,
+    any other ("l", "l+1", "L-1") a name of its own, ``a^[l]``; the label is still part of
+    the text the tokens cover, to ``end``."""
+    if label != "L":
+        b = out[base]
+        out[base] = Tok(b.kind, f"{b.value}^[{label}]", b.start, b.end)
+    last = out[-1]
+    out[-1] = Tok(last.kind, last.value, last.start, end, last.note)
+
+
 def _layer_labels(toks: Sequence[Tok]) -> list[Tok]:
     """Names a deep-learning course writes (Ng's): ``a_i^{[L]}``, ``z^{[L]}`` — a layer
     written up in brackets, not a power: the output layer [L] (where softmax is) is the
@@ -841,12 +852,8 @@ def _layer_labels(toks: Sequence[Tok]) -> list[Tok]:
                           if toks[m].kind == "RSQB" and toks[m + 1].kind == "RBRACE"), None)
             base = _letter_before(out)
             if close is not None and base is not None:
-                label = "".join(u.value for u in toks[n + 3:close])
-                if label != "L":
-                    b = out[base]
-                    out[base] = Tok(b.kind, f"{b.value}^[{label}]", b.start, b.end)
-                last = out[-1]  # the label is still part of the text the tokens cover
-                out[-1] = Tok(last.kind, last.value, last.start, toks[close + 1].end, last.note)
+                _layer_named(out, base, "".join(u.value for u in toks[n + 3:close]),
+                             toks[close + 1].end)
                 n = close + 2
                 continue
         if t.kind == "SUP" and n + 5 < k and [u.kind for u in toks[n + 1:n + 6]] == [
@@ -873,12 +880,8 @@ def _layer_labels(toks: Sequence[Tok]) -> list[Tok]:
             if close is not None and base is not None and \
                     out[base].value.replace(BOLD, "") not in ("e", "E", "q", "k") and \
                     all(u.kind in ("PLUS", "MINUS", "NUMBER") for u in inside):
-                label = "".join(u.value for u in toks[n + 3:close])
-                if label != "L":
-                    b = out[base]
-                    out[base] = Tok(b.kind, f"{b.value}^[{label}]", b.start, b.end)
-                last = out[-1]
-                out[-1] = Tok(last.kind, last.value, last.start, toks[close + 1].end, last.note)
+                _layer_named(out, base, "".join(u.value for u in toks[n + 3:close]),
+                             toks[close + 1].end)
                 n = close + 2
                 continue
         if t.kind == "SUP" and n + 1 < k:
@@ -890,11 +893,7 @@ def _layer_labels(toks: Sequence[Tok]) -> list[Tok]:
             base = _letter_before(out) if end is not None else None
             if end is not None and base is not None and out[base].value not in ("e", "E") and \
                     not (end + 1 < k and toks[end + 1].kind == "SUP"):
-                if toks[end - (0 if bare else 1)].value == "l":
-                    b = out[base]
-                    out[base] = Tok(b.kind, f"{b.value}^[l]", b.start, b.end)
-                last = out[-1]
-                out[-1] = Tok(last.kind, last.value, last.start, toks[end].end, last.note)
+                _layer_named(out, base, toks[end - (0 if bare else 1)].value, toks[end].end)
                 n = end + 1
                 continue
         if t.kind == "LETTER" and out and out[-1].kind == "LETTER" and out[-1].value == "d" and \

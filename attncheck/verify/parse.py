@@ -326,6 +326,11 @@ class Notation:
             return sqrt(self.spread_square)
         return Symbol(self.spread, positive=True)
 
+    def written(self, name: str) -> str:
+        """The note's own letter for verify's ``name`` (p for y where p_i = e^{z_i}/Σ…), else
+        ``name`` itself."""
+        return next((k for k, v in self.rename.items() if v == name and len(k) == 1), name)
+
     @staticmethod
     def for_model(model: Model) -> Notation:
         names = tuple(f.name for f in model.families)
@@ -1049,6 +1054,14 @@ def _plain_scalar(e: Expr) -> bool:
                                {str(x) for x in e.free_symbols} & {"x", "y", "t"})
 
 
+def _entry_list(rows: Sequence[Sequence[Expr]]) -> VectorLiteral:
+    """A written matrix as the checker compares it: a vector's entries in one list (a row or
+    a column alike), else its rows."""
+    if len(rows) == 1 or all(len(r) == 1 for r in rows):
+        return VectorLiteral(*(e for r in rows for e in r))
+    return VectorLiteral(*(VectorLiteral(*r) for r in rows))
+
+
 def _bare(x: Any) -> Any:
     """``x`` without the parentheses around it."""
     while isinstance(x, _Paren):
@@ -1233,10 +1246,8 @@ class _Build(Transformer_NonRecursive):
             x = self._numbers(x, meta) or x  # = (0.659, 0.242, 0.099)
         if isinstance(x, _Literal) and what == "as a side of '='":
             return VectorLiteral(*x.items)
-        if isinstance(x, Grid):  # compared entry by entry (a vector's entries in one list)
-            if x.is_vector:
-                return VectorLiteral(*x.entries())
-            return VectorLiteral(*(VectorLiteral(*r) for r in x.rows()))
+        if isinstance(x, Grid):
+            return _entry_list(x.rows())
         if isinstance(x, (_Tuple, _Index, _Literal)):
             raise ParseProblem("a list where one value is expected", _where(meta))
         if isinstance(x, tuple):
@@ -1654,10 +1665,8 @@ class _Build(Transformer_NonRecursive):
             # the class the label's letter also names — which entry is meant is not read
             # (said after the ':', in the note's own letters — the head of a message is put
             # back into them letter by letter, which would make p_y of y_y "p_p")
-            written = next((k for k, v in self.n.rename.items() if v == name and len(k) == 1),
-                           name)
             raise ParseProblem("its index is also the name of a vector of the note: "
-                               f"{written}_{idx.text}", where)
+                               f"{self.n.written(name)}_{idx.text}", where)
         for x in indices:
             if isinstance(x, Expr) and x.is_Integer and x < 1:
                 raise ParseProblem(f"index {x}: components are numbered from 1", where)
@@ -2834,9 +2843,7 @@ class _Build(Transformer_NonRecursive):
             raise ParseProblem("a matrix of matrices is not checked", _where(meta))
         if not any(e == DOTS for r in rows for e in r):
             return Grid.of(rows)  # multiplied, added, transposed as the matrix it is
-        if len(rows) == 1 or width == 1:
-            return VectorLiteral(*(e for r in rows for e in r))
-        return VectorLiteral(*(VectorLiteral(*r) for r in rows))
+        return _entry_list(rows)
 
     def mrows(self, meta: Any, ch: list[Any]) -> Any:
         # a row with nothing in it is the one after a closing \\ (not a row of the matrix)
