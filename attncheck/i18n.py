@@ -648,6 +648,9 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
      r"it goes on from, the words say$", "先单独算了前式的一部分之后的 “=”：接着哪个式子，要看文字"),
     (r"^holds for (\w+) ≠ (\w+): the entry worked out beside \1 seems to be another \(not read "
      r"as a case\)$", r"在 \1 ≠ \2 时成立：与 \1 并列算出的这一项似乎是另一项（未作为分情况读取）"),
+    (r"^holds for (\w+) ≠ (\w+); the display before took \1 = \2, and the note does not say "
+     r"this is the other case \(not read as a case\)$",
+     r"在 \1 ≠ \2 时成立；上一个公式取的是 \1 = \2，而笔记没有说这一式是另一种情况（未读作分情况）"),
     (r"^holds for (\w) ≠ (\w), which the words before it seem to say \(not read as a case\)$",
      r"在 \1 ≠ \2 时成立，前文似乎是这样说的（未读作分情况）"),
     (r"^(.+) = (.+): two names the note gave no values verify read$",

@@ -3078,3 +3078,78 @@ def test_a_sum_over_the_letter_that_counts_the_classes(rhs: str, status: str) ->
     assert step.status.value.replace("holds-given", "holds") == status
     assert step.evidence is None or step.evidence.agree is None or \
         step.evidence.agree == (status == "holds")
+
+
+# -- batch 56 --
+
+_BOLD_SCORES = ("$$ p_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}} $$\n\n"
+                "$$ L(\\mathbf{p}) = - \\sum_i y_i \\log p_i $$\n\n"
+                "where $\\mathbf{y}$ is a one-hot encoded vector.\n\n"
+                "$$ \\frac{\\partial L}{\\partial \\mathbf{x}} = {rhs} $$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [("\\mathbf{p} - \\mathbf{y}", "holds"),
+                                        ("\\mathbf{p} + \\mathbf{y}", "fails"),
+                                        ("\\mathbf{y} - \\mathbf{p}", "fails")])
+def test_the_gradient_by_bold_scores_beside_an_output_of_its_own_letter(rhs: str,
+                                                                        status: str) -> None:
+    # p_i = e^{x_i}/Σ_j e^{x_j}: x is verify's own letter for the scores, p the note's for the
+    # output — a bold 𝐱 is still the whole scores ("softmax(…) as a whole vector against
+    # something that is not one" before)
+    assert _verdicts(_BOLD_SCORES.replace("{rhs}", rhs)) == [status]
+
+
+_TWIN = ("$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+         "$$\\frac{\\partial \\log p_i}{\\partial z_i} = 1 - p_i$$\n\n"
+         "$$\\frac{\\partial \\log p_i}{\\partial z_j} = {rhs}$$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [
+    # right for j ≠ i only, which the note leaves to the display before it (the diagonal)
+    ("0 - p_j", "not-checked"),
+    # wrong in either case: still a fail
+    ("0 - p_i", "fails"),
+    ("1 - p_j", "fails"),
+    ("\\delta_{ij} - p_j", "holds"),
+])
+def test_the_display_after_the_diagonal_case(rhs: str, status: str) -> None:
+    r = verify_text(_TWIN.replace("{rhs}", rhs), "n.md", numeric=False)
+    step = [s for s in r.steps if s.kind == "claim"][-1]
+    assert step.status.value.replace("holds-given", "holds") == status
+    if status == "not-checked":
+        assert re.search(r"holds for i ≠ j; the display before took i = j", step.note)
+
+
+def test_a_lone_claim_by_another_index_still_fails() -> None:
+    # no diagonal display before it: the general claim, wrong where j = i
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            "$$\\frac{\\partial \\log p_i}{\\partial z_j} = 0 - p_j$$\n")
+    assert _claims(text) == ["fails"]
+
+
+_SOFTMAX_SUB = ("**已知：** $$\\frac{\\partial l}{\\partial o_j} = "
+                "\\mathrm{softmax}(\\mathbf{o})_j - y_j$$\n\n"
+                "$$\\frac{\\partial \\mathrm{softmax}(\\mathbf{o})_j}{\\partial o_j} = {rhs}$$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\mathrm{softmax}_j (1 - \\mathrm{softmax}_j)", "holds"),
+    ("\\mathrm{softmax}_j (1 + \\mathrm{softmax}_j)", "fails"),
+    ("\\mathrm{softmax}_j - \\mathrm{softmax}_j^2", "holds"),
+    ("\\mathrm{softmax}_j - \\mathrm{softmax}_j^3", "fails"),
+    ("\\text{softmax}_j(\\mathbf{o})(1 - \\text{softmax}_j(\\mathbf{o}))", "holds"),
+])
+def test_softmax_with_its_index_below_and_no_argument(rhs: str, status: str) -> None:
+    # \mathrm{softmax}_j: the output's entry j, as softmax(𝐨)_j ("softmax applies to nothing
+    # here" before, and softmax_j (1 − softmax_j) a softmax of 1 − softmax_j)
+    assert _verdicts(_SOFTMAX_SUB.replace("{rhs}", rhs))[-1] == status
+
+
+def test_front_matter_is_no_heading() -> None:
+    # Jekyll's, Hugo's and Obsidian's header: metadata, not the title of the first derivation
+    text = ("---\nid: log_softmax_gradient\ntags: []\n---\n\n"
+            "$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            "$$\\frac{\\partial \\log p_i}{\\partial z_i} = 1 - p_i$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["definition", "holds"]
+    assert not any("log_softmax_gradient" in d.title for d in r.derivations)

@@ -164,8 +164,12 @@ def _markdown() -> Any:
     from markdown_it import MarkdownIt
     from mdit_py_plugins.amsmath import amsmath_plugin
     from mdit_py_plugins.dollarmath import dollarmath_plugin
+    from mdit_py_plugins.front_matter import front_matter_plugin
 
+    # (front matter: Jekyll's, Hugo's and Obsidian's "---⏎title: …⏎---" header is metadata;
+    # read as Markdown, its last line became a heading over the first derivation)
     md = (MarkdownIt("commonmark", {"html": True})
+          .use(front_matter_plugin)
           .use(dollarmath_plugin, allow_labels=True, allow_space=True, allow_digits=True,
                double_inline=True)
           .use(amsmath_plugin)

@@ -477,6 +477,18 @@ def _told_apart(lead: str, residual: Expr, context: str = "") -> tuple[Symbol, S
     return None
 
 
+def _other_case_of(before: Expr | None, lhs: Any, residual: Expr) -> tuple[Symbol, Symbol] | None:
+    """(a, b) when ``residual`` vanishes wherever a ≠ b and the step's left side, with a and
+    b made one letter, is ``before``, the previous display's: its diagonal twin."""
+    delta = _only_delta(residual, letters=True)
+    if before is None or delta is None or not isinstance(lhs, Expr) or lhs == before:
+        return None
+    a, b = delta.args
+    if lhs.xreplace({b: a}) == before or lhs.xreplace({a: b}) == before:
+        return (b, a) if b in lhs.free_symbols and a not in before.free_symbols else (a, b)
+    return None
+
+
 def _both_cases_of_a_variable(lhs: Expr, rhs: Expr) -> str:
     """The letter of a variable differentiated by (w) when the step also writes it in the
     other case (W) and never as itself outside the derivatives' variables, else ""."""
@@ -767,6 +779,9 @@ class _Context:
     independence_said: bool = True
     #: where the note says its random vectors are unit vectors (see _unit_vectors)
     unit_vectors: str = ""
+    #: the left side of the previous display's first step (∂ log p_i/∂z_i): a step that
+    #: writes it again by another index is likely its other case (see _other_case_of)
+    before: Expr | None = None
 
     def number_of(self, step: StepResult) -> int:
         """The seed number of a step: its position in the file (stable across reruns)."""
@@ -1649,6 +1664,14 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             # two indices meet, which the words before it seem to rule out (not read as a case)
             return refused(f"holds for {apart[0]} ≠ {apart[1]}, which the words before it seem "
                            "to say (not read as a case)")
+        other = _other_case_of(ctx.before, step.lhs.value, residual) \
+            if status is StepStatus.FAILS else None
+        if other:
+            # ∂ log p_i/∂z_i = 1 − p_i, then ∂ log p_i/∂z_j = 0 − p_j in the next display: the
+            # off-diagonal case, by the look of it — which the note never says
+            return refused(f"holds for {other[0]} ≠ {other[1]}; the display before took "
+                           f"{other[0]} = {other[1]}, and the note does not say this is the "
+                           "other case (not read as a case)")
         cased = _both_cases_of_a_variable(lhs, rhs)
         if cased:
             # ∂loss/∂w = ∂C/∂w + λW with loss = C + λ/2‖W‖²: w and W one weight in two cases
@@ -2458,6 +2481,8 @@ def check_source(source: Source, fmt: Format, settings: Settings = Settings()) -
         declared = tuple(dict.fromkeys(blk.state.hypotheses + reading.hypotheses))
         declared = tuple(h for h in declared if _fits(h, model))
         results.append(_chain(ctx, chain, number, blk, model, declared))
+        ctx.before = chain.steps[0].lhs.value if isinstance(chain.steps[0].lhs.value, Expr) \
+            and chain.steps[0].condition_value is None else None
     results = _evidence(ctx, results)
     if not any(s.is_claim for d in results for s in d.steps) and \
             not any(n.problem for n in notes):

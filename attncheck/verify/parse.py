@@ -2662,6 +2662,13 @@ class _Build(Transformer_NonRecursive):
             return sqrt(self._operator_value(Var, x, meta))
         if word in ("softmax", "Softmax", "softMax"):
             inner = x.expr if isinstance(x, _Paren) else x
+            entry = _softmax_entry(ss)
+            if entry is not None and isinstance(inner, (_Vector, Symbol)):
+                return entry  # softmax_j(𝐨): softmax(𝐨)_j
+            if entry is not None and isinstance(inner, Expr) and not inner.is_Atom and \
+                    not isinstance(inner, Indexed):
+                # softmax_j (1 − softmax_j): the output's entry j times what follows
+                return entry * self.v(inner, meta)
             of = self._softmax_of(inner)
             if of is not None:
                 return of
@@ -2688,6 +2695,8 @@ class _Build(Transformer_NonRecursive):
             raise ParseProblem(f"{word} needs its argument in parentheses", _where(meta))
         if word in ("max", "min") and ss is not None and "sub" in ss and "sup" not in ss:
             return _Fn(word)  # \max_k z_k: the largest entry (applied to what follows)
+        if word in ("softmax", "Softmax", "softMax") and _softmax_entry(ss) is not None:
+            return _softmax_entry(ss)  # \mathrm{softmax}_j: the output's entry j
         if word in _OPTIMIZERS:
             raise ParseProblem(f"{word} (an optimisation or a limit, not a value) is not "
                                "checked", _where(meta))
@@ -2866,6 +2875,23 @@ def _as_partial(x: Any) -> Any:
     if isinstance(x, _Paren) and isinstance(x.expr, tuple):
         return _as_partial(x.expr)  # \frac{(\partial f)}{\partial x}
     return None
+
+
+def _softmax_entry(ss: dict[str, Any] | None) -> Expr | None:
+    """softmax_j, \\mathrm{softmax}_j^2: the softmax output's entry j (to its power), as
+    softmax(x)_j is — None without one plain index below."""
+    idx = ss.get("sub") if ss else None
+    if not isinstance(idx, _Index) or len(idx.items) != 1 or len(idx.items[0]) != 1:
+        return None
+    i = idx.items[0][0]
+    if isinstance(i, Symbol) and len(i.name) == 1 and i.name.isalpha() and not i.is_integer:
+        i = index_symbol(i.name)
+    if not (isinstance(i, Integer) and i > 0 or isinstance(i, Symbol) and i.is_integer):
+        return None
+    power = ss.get("sup", S.One) if ss else S.One
+    if not (isinstance(power, Expr) and power.is_Integer and 0 < power <= 4):
+        return None
+    return IndexedBase("y")[i] ** power
 
 
 class _NoneMarker:
