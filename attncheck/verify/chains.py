@@ -63,6 +63,7 @@ from attncheck.verify.parse import (
     LIKELIHOOD,
     LOSS,
     EntryMatrix,
+    EntryVector,
     JacobianOf,
     Notation,
     ParseProblem,
@@ -1117,6 +1118,11 @@ class _Builder:
         if not (isinstance(a, Expr) and isinstance(b, Expr)):
             return
         name, value = (b, a) if step.relation == "=:" else (a, b)
+        if isinstance(value, EntryVector) and isinstance(name, Symbol) and \
+                isinstance(value.args[0], Indexed) and str(value.args[0].base) == name.name:
+            # z = [z_1, …, z_m] names a vector by its own entries: they are the quantities,
+            # and a name left unread before (S = QKᵀ, S the scores too) stays so
+            return
         self.vague.discard(_name_key(name))
         if isinstance(name, Symbol) and name.is_integer and name.name == self.notation.dim:
             given = substitute(value, self.aliases)  # (d_k = d_model/h: 512/8)
