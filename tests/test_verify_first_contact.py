@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from attncheck.verify import verify_text
+from attncheck.verify import verify, verify_text
 
 
 def _claims(text: str) -> list[str]:
@@ -1205,10 +1205,13 @@ def test_a_calculus_rule_in_a_variable_of_its_own_is_no_gradient() -> None:
 
 
 @pytest.mark.parametrize("words,status", [("对 $z_i$ 求导，有两种情况。", "not-checked"),
-                                          ("对 $z_i$ 求导。", "fails")])
+                                          # (the display before is the diagonal case: the
+                                          # other one, by its look — batch 56)
+                                          ("对 $z_i$ 求导。", "not-checked")])
 def test_the_second_of_two_cases_the_note_counts(words: str, status: str) -> None:
     # "有两种情况" then ∂a_i/∂z_i = …, ∂a_k/∂z_i = −a_k a_i: true for k ≠ i, which the words
-    # count without naming — not judged, never "fails"
+    # count without naming — not judged, never "fails" (alone, with no diagonal display
+    # before it, it fails: test_a_lone_claim_by_another_index_still_fails)
     text = ("$$a_k=\\frac{e^{z_k}}{\\sum_j e^{z_j}}$$\n\n" f"{words}\n\n"
             "$$\\frac{\\partial a_i}{\\partial z_i} = a_i(1-a_i)$$\n\n"
             "$$\\frac{\\partial a_k}{\\partial z_i} = -a_k a_i$$\n")
@@ -3153,3 +3156,85 @@ def test_front_matter_is_no_heading() -> None:
     r = verify_text(text, "n.md", numeric=False)
     assert [s.status.value for s in r.steps] == ["definition", "holds"]
     assert not any("log_softmax_gradient" in d.title for d in r.derivations)
+
+
+# -- batch 57 --
+
+_SINGLED = ("$$ p_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}} $$\n\n"
+            "$$ L = -\\sum_k y_k \\log p_k $$\n\n"
+            "$$ \\frac{\\partial L}{\\partial x_i} = {rhs} $$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [
+    # the i-th term written in place of the general p_i y_k: y_i(p_i − 1), as the truth is
+    ("p_iy_1 + p_iy_2 + \\dots + (p_iy_i - y_i) + \\dots + p_i y_n", "holds"),
+    # abangfarhan's slip: p_i − y_i in its place (right only where y_i = 1)
+    ("p_iy_1 + p_iy_2 + \\dots + (p_i - y_i) + \\dots + p_i y_n", "fails"),
+    ("p_iy_1 + p_iy_2 + \\dots + p_i y_n - y_i", "holds"),
+])
+def test_a_written_out_sum_with_one_term_singled_out(rhs: str, status: str) -> None:
+    assert _verdicts(_SINGLED.replace("{rhs}", rhs)) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("e^{x_k}", "holds"), ("2 e^{x_k}", "fails")])
+def test_zeros_around_the_one_term_that_depends(rhs: str, status: str) -> None:
+    text = ("$$ \\frac{\\partial}{\\partial x_k} \\sum_{l=1}^{n} e^{x_l} = "
+            f"0 + 0 + \\cdots + e^{{x_k}} + \\cdots + 0 + 0 = {rhs} $$\n")
+    assert _verdicts(text) == ["holds", status]
+
+
+def test_a_singled_out_term_whose_index_is_not_said_is_not_read() -> None:
+    # e^{x_k} y_j in the middle of p_i y_1 + ⋯: at k or at j? refused by name, not guessed
+    text = _SINGLED.replace("{rhs}", "p_iy_1 + p_iy_2 + \\dots + e^{x_k} p_j + \\dots + p_i y_n")
+    r = verify_text(text, "n.md", numeric=False)
+    step = [s for s in r.steps if s.kind == "claim"][-1]
+    assert step.status.value == "not-read"
+    assert re.search(r"at which index its singled-out term stands", step.note)
+
+
+_ONE_HOT_J = ("我们不妨假设第j个类别是正确的，只有$y_j=1$，其余$y_i=0$，则 $L=-\\ln a_j$。\n\n"
+              "$$ a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n$$ {claim} $$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\frac{\\partial L}{\\partial a} = [0,0,0,\\cdots,-\\frac{1}{a_j},\\cdots,0]", "holds"),
+    ("\\frac{\\partial L}{\\partial a} = [0,0,0,\\cdots,\\frac{1}{a_j},\\cdots,0]", "fails"),
+    ("\\frac{\\partial L}{\\partial z} = [a_1,a_2,\\cdots,a_j-1,\\cdots,a_n]", "holds"),
+    ("\\frac{\\partial L}{\\partial z} = [a_1,a_2,\\cdots,a_j+1,\\cdots,a_n]", "fails"),
+    ("\\frac{\\partial L}{\\partial z} = [a_1,a_2,\\cdots,a_n]", "fails"),
+])
+def test_a_written_out_vector_with_one_entry_singled_out(claim: str, status: str) -> None:
+    # the gradient by the whole output a (or scores z), against the vector written with ⋯
+    assert _verdicts(_ONE_HOT_J.replace("{claim}", claim)) == [status]
+
+
+def test_a_vector_named_by_its_own_entries_defines_nothing() -> None:
+    # "For $z = [z_1, \ldots, z_m]$" in the real note: z (the scores, as S is) is what it was —
+    # S = QKᵀ, unread in the words, stays open to the worked example's matrix below it
+    from pathlib import Path
+
+    note = Path(__file__).with_name("corpus") / "en" / "sdpa-span-course-why-sqrt-dk.md"
+    r = verify(str(note), numeric=False)
+    at = {s.location.line: s.status.value for s in r.steps if s.kind == "claim"}
+    assert at[114] == "holds"
+
+
+@pytest.mark.parametrize("entry,status", [("0.3", "holds"), ("0.4", "fails")])
+def test_tex_comments_inside_a_matrix(entry: str, status: str) -> None:
+    # "0.2 & 0.5 \\  % The": the token's word after %, a comment to the line's end
+    text = ("$$\nX = \\begin{bmatrix}\n0.2 & 0.5 \\\\  % The\n0.9 & 0.3 \\\\  % cat\n"
+            "\\end{bmatrix}\n$$\n\n$$\nX_{22} = {e}\n$$\n").replace("{e}", entry)
+    r = verify_text(text, "n.md", numeric=False)
+    assert not r.problems
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == [status]
+
+
+@pytest.mark.parametrize("mark", ['"', ".", "。", "，"])
+def test_a_closing_display_with_a_mark_after_it(mark: str) -> None:
+    # "$$\"" closed the display for MathJax; for the Markdown plugin (blank lines allowed in a
+    # display) it did not, and every later pair of $$ went out of step
+    text = (f"$$\nV = 3\n$${mark}\n\n---\n\n## 5\n\nwords\n\n$$\nS = V + 1\n$$\n\n"
+            "more $S$ words.\n\n$$\nS - 1 = 3\n$$\n\n$$\nS - 1 = 2\n$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert not r.problems
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == ["holds", "fails"]

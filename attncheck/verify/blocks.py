@@ -440,9 +440,24 @@ def _theorem_fences(text: str) -> str:
     return "".join(parts + [text[at:]])
 
 
+#: A display's closing "$$" with the sentence's punctuation (or a stray quote) after it.
+_CLOSE_THEN_MARK = re.compile(r"\$\$[ \t]*([.,;:!?\"'”’，。；：！？、]+)[ \t]*$", re.MULTILINE)
+
+
+def _marks_after_closing(text: str) -> str:
+    """"… \\end{bmatrix}⏎$$." and "$$\"": MathJax closes the display at the "$$"; the
+    Markdown plugin only at a line that ends in it — and with blank lines allowed inside a
+    display, one unclosed display took every later pair of "$$" out of step.  The marks
+    become spaces (same offsets)."""
+    if "$$" not in text:
+        return text
+    return _CLOSE_THEN_MARK.sub(lambda m: m.group(0)[:m.start(1) - m.start()] +
+                                " " * len(m.group(0)[m.start(1) - m.start():]), text)
+
+
 def _scan_markdown(source: Source) -> list[Event]:
     # anchors are searched in the prepared text: same offsets, same delimiters as the tokens
-    text = _theorem_fences(_mathjax_delimiters(_containers(source.text)))
+    text = _theorem_fences(_mathjax_delimiters(_containers(_marks_after_closing(source.text))))
     too_many = _not_a_note(text)
     if too_many is not None:
         return [too_many]

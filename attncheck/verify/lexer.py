@@ -243,6 +243,10 @@ class _Lexer:
             if c in " \t\n\r\u3000\u00a0":
                 i += 1
                 continue
+            if c == "%":  # a TeX comment, to the end of its line (\% is a macro)
+                end = text.find("\n", i, hi)
+                i = hi if end < 0 else end
+                continue
             if c == "\\":
                 i = self.macro(i, hi)
                 continue
