@@ -3238,3 +3238,18 @@ def test_a_closing_display_with_a_mark_after_it(mark: str) -> None:
     r = verify_text(text, "n.md", numeric=False)
     assert not r.problems
     assert [s.status.value for s in r.steps if s.kind == "claim"] == ["holds", "fails"]
+
+
+@pytest.mark.parametrize("claim,status", [
+    # rounded terms of the exact products (0.2385 → 0.239, 0.2139 → 0.214): their sum may be a
+    # unit off the exact one the note writes (1.2174 → 1.217)
+    ("0.510 + 0.239 + 0.255 + 0.214 = 1.217", "holds"),
+    ("0.510 + 0.239 + 0.255 + 0.214 = 1.215", "fails"),
+    # a given entry against a value a whole unit off: no rounding makes 0.3 into 0.4
+    ("X_{22} = 0.4", "fails"),
+    ("X_{22} = 0.3", "holds"),
+])
+def test_a_unit_in_the_last_place(claim: str, status: str) -> None:
+    text = ("$$ X = \\begin{bmatrix} 0.2 & 0.5 \\\\ 0.9 & 0.3 \\end{bmatrix} $$\n\n"
+            f"$$ {claim} $$\n")
+    assert _claims(text) == [status]

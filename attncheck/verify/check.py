@@ -1812,11 +1812,16 @@ def _within_written_decimals(lhs: Expr, rhs: Expr, step: Step) -> bool:
     # to its own places; the decimals of the computation are its exact inputs
     results = [len(ms[0].group(1)) for side, ms in zip((step.lhs, step.rhs), written)
                if len(ms) == 1 and _DECIMAL.fullmatch((side.source or "").strip().rstrip(".,，。"))]
-    # (strictly less: a value cut or rounded to p places is off by less than 10^-p, and
-    # X_22 = 0.4 for a matrix's given 0.3 is a whole unit off — not a rounding)
+    # A value cut or rounded to p places is off by less than 10^-p: where the other side
+    # writes no decimals (X_22 = 0.4, the matrix's given 0.3), a whole unit off is no
+    # rounding; where it writes rounded terms of its own (0.510 + 0.239 + 0.255 + 0.214 =
+    # 1.217, their exact sum 1.2174) their roundings add up, to a unit at most
+    def within(unit: float) -> bool:
+        return gap <= unit if all(written) else gap < unit
+
     if results:
-        return gap < 10.0 ** -max(results)
-    if gap < 10.0 ** -min(places):
+        return within(10.0 ** -max(results))
+    if within(10.0 ** -min(places)):
         return True
     if bool(written[0]) != bool(written[1]):
         # −log p_dog = −log(0.242), p_dog = 2.718/11.212 = 0.24243…: decimals on one side only
