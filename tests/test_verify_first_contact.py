@@ -3253,3 +3253,17 @@ def test_a_unit_in_the_last_place(claim: str, status: str) -> None:
     text = ("$$ X = \\begin{bmatrix} 0.2 & 0.5 \\\\ 0.9 & 0.3 \\end{bmatrix} $$\n\n"
             f"$$ {claim} $$\n")
     assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("given,claim,status", [
+    ("logits $\\mathbf{z} = (2.0, 1.0, 0.1)$", "\\hat{y}_1 = \\frac{7.389}{11.212}", "holds"),
+    ("logits $\\mathbf{z} = (2.0, 1.0, 0.1)$", "\\hat{y}_1 = \\frac{7.389}{12.212}", "fails"),
+    ("输入向量 $\\mathbf{z} = [2.0, 1.0, 0.1]^T$", "e^{z_2} = e^{1.0}", "holds"),
+    ("输入向量 $\\mathbf{z} = [2.0, 1.0, 0.1]^T$", "e^{z_2} = e^{2.0}", "fails"),
+])
+def test_a_worked_examples_bold_scores_in_the_words(given: str, claim: str, status: str) -> None:
+    # the scores' values in bold inline math: the example's, for the displays after it
+    text = (f"Compute softmax for {given}:\n\n"
+            "$$ \\hat{y}_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}} $$\n\n"
+            f"$$ {claim} $$\n")
+    assert _verdicts(text) == [status]

@@ -1735,8 +1735,9 @@ def _label_letter_as_index(lhs: Expr, rhs: Expr, notation: Notation | None) -> s
 _DECIMAL = re.compile(r"(?<![\d.])\d*\.(\d+)")
 
 
-_SCORES = re.compile(r"(?<![\\\w])([A-Za-z])\s*=\s*[(\[]\s*(-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){1,9})"
-                     r"\s*[)\]]")
+_SCORES = re.compile(r"(?:\\(?:mathbf|boldsymbol|bm|vec)\s*\{\s*([A-Za-z])\s*\}|(?<![\\\w{])([A-Za-z]))"
+                     r"\s*=\s*(?:\\left\s*)?[(\[]\s*"
+                     r"(-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){1,9})\s*(?:\\right\s*)?[)\]]")
 
 
 def _example_scores(blocks: Sequence[Any], notation: Notation) -> tuple[Expr, ...]:
@@ -1744,9 +1745,11 @@ def _example_scores(blocks: Sequence[Any], notation: Notation) -> tuple[Expr, ..
     1.0, 0.1]), in inline or displayed math: the first such list of the scores' letter."""
     for b in blocks:
         for m in _SCORES.finditer(b.math.text):
-            if notation.rename.get(m.group(1), m.group(1)) == "x":
+            # (the letter bold, \mathbf{z} = (2.0, 1.0, 0.1), or plain)
+            letter = m.group(1) or m.group(2)
+            if notation.rename.get(letter, letter) == "x":
                 return tuple(Integer(f.numerator) / f.denominator for f in
-                             (Fraction(v.strip()) for v in m.group(2).split(",")))
+                             (Fraction(v.strip()) for v in m.group(3).split(",")))
     return ()
 
 
