@@ -53,8 +53,10 @@ from sympy import (
     Symbol,
     exp,
     log,
+    numer,
     diff,
     simplify,
+    together,
 )
 from sympy.core.function import AppliedUndef
 
@@ -1402,6 +1404,17 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
         # log(e^a + e^b) = a + log(1 + e^{b−a}): a difference of logs SymPy leaves unsimplified;
         # its exponential is 1, and for real sides that makes the difference 0
         return StepStatus.HOLDS, (frozenset(),), S.Zero, False, "moments"
+    # (letters the residual's numerator holds: 1/c² · Var(q·k) = d_k σ²/c² is about σ, not c)
+    unread = sorted(str(c) for c in (lhs - rhs).free_symbols & numer(together(residual))
+                    .free_symbols if isinstance(c, Symbol) and not c.is_integer and c not in
+                    variance.free_symbols | {_MU, model.dim} and not is_random(c, model)) \
+        if status is StepStatus.FAILS else []
+    if unread:
+        # Σ_i E[X_i] = np, X_i a Bernoulli(p) trial in the words: p is a parameter of the
+        # note's own law, which verify did not read — the step is false only for some p
+        raise UnsupportedExpression(f"{', '.join(unread)} — verify did not read what it is in "
+                                    "this note, and the step does not hold for every value of "
+                                    "it")
     return status, needs, residual, mean_square, "moments"
 
 
@@ -2100,6 +2113,8 @@ _TARGET_WORDS = re.compile(
     r"其[余他](?:的)?(?:都|均)?(?:为|是)\s*0|"
     r"(?:label|target|标签)[^.。]{0,40}(?:probability distribution|概率分布|sums? to (?:one|1)|和为\s*1)|"
     r"(?:probability distribution|概率分布)[^.。]{0,30}(?:label|target|标签)|"
+    # "teacher 分布 $q$", "the teacher's distribution": distillation's target, a distribution
+    r"(?:teacher|教师|老师|目标)\s*(?:的|'s)?\s*(?:概率)?\s*(?:分布|distribution)|"
     # "$y_j$ is the true label (1 if class $j$ is correct)", "1 for the true class": a label
     # that is 1 on one class (and so 0 on the others)
     r"\b(?:1|one)\s+(?:if|when)\s+(?:the\s+)?(?:class|label|category)\s*\$?\s*[a-z]\w*\s*\$?\s+"
@@ -2257,6 +2272,12 @@ def _law(m: Math, row: Row, model: Model, notation: Notation) -> list[tuple[Hypo
     from derivations import DistributedAs
 
     text = m.text[row.start:]
+    at = next(n for n, r in enumerate(row.relations) if r.value == "~")
+    left = row.pieces[at]
+    if left is not None and any(t.kind in ("FRAC", "PLUS", "MINUS", "SLASH", "DIV")
+                                for t in left.toks):
+        # Z = (X − μ)/σ ~ N(0, 1): the law of an expression in X (here Z), not of X's
+        return []
     fams = [f.name for f in model.families
             if re.search(rf"(^|[^a-zA-Z\\]){f.name}(?![A-Za-z])", text)]
     out: list[tuple[Hypothesis, int]] = []
