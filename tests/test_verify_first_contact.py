@@ -3267,3 +3267,79 @@ def test_a_worked_examples_bold_scores_in_the_words(given: str, claim: str, stat
             "$$ \\hat{y}_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}} $$\n\n"
             f"$$ {claim} $$\n")
     assert _verdicts(text) == [status]
+
+
+# -- batch 58 --
+
+@pytest.mark.parametrize("rhs,status", [("0", "holds"), ("1", "fails"), ("d_k", "fails")])
+def test_a_moment_in_a_letter_verify_did_not_read(rhs: str, status: str) -> None:
+    # beside test_a_binomial_mean_in_the_real_note (a letter verify did not read, not judged):
+    # numbers and the dimension are still judged either way
+    text = ("设 $q$, $k$ 的分量相互独立，均值为 0，方差为 1。\n\n"
+            f"$$ \\sum_{{i=1}}^{{d_k}} E[q_i] = {rhs} $$\n")
+    assert _verdicts(text) == [status]
+
+
+def test_a_binomial_mean_in_the_real_note() -> None:
+    # prob-stats (batch 58): X_i Bernoulli(p) in the words; the standardisation's N(0, 1) (Z's
+    # law, after "则") and "Z 的期望为 0" (a goal) once made X's mean 0: "= 0, not pn"
+    from pathlib import Path
+
+    note = Path(__file__).with_name("corpus") / "zh" / "prob-stats-ml-binomial-var-logreg-grad.md"
+    r = verify(str(note), numeric=False)
+    at = {(s.location.line, s.rhs_source.strip()): s for s in r.steps if s.kind == "claim"}
+    for line, rhs in ((35, "np"), (36, "np(1-p)")):
+        step = at[(line, rhs)]
+        assert step.status.value == "not-checked"
+        assert step.note.startswith("cannot check: p — verify did not read")
+
+
+_STANDARDISE = ("**标准化**：如果 $X \\sim \\mathcal{N}(\\mu, \\sigma^2)$，则 "
+                "$Z = \\frac{X-\\mu}{\\sigma} \\sim \\mathcal{N}(0, 1)$，即标准正态分布。\n\n"
+                "**推导**：让我们验证标准化后的随机变量 $Z$ 的期望为 0，方差为 1。")
+
+
+def test_a_law_after_then_is_the_consequences() -> None:
+    from attncheck.verify.prose import read_assumptions
+
+    found = [str(f.hypothesis) for f in read_assumptions(_STANDARDISE, ("X", "w"))]
+    assert "E(X_i) = 0" not in found and "Var(X_i) = 1" not in found
+    # a supposition whose "then" is the lecture's own result keeps its premises
+    lemma = ("If the components of q and k are independent random variables with mean 0 and "
+             "variance 1, then their dot product has mean 0 and variance d_k.")
+    assert {"q ⟂ k", "E(q_i) = 0", "Var(k_i) = 1"} <= {
+        str(f.hypothesis) for f in read_assumptions(lemma, ("q", "k"))}
+    # the capitals of the families (Q, K) are the families
+    said = "假设 $Q$ 和 $K$ 的各个元素是独立的随机变量，均值为 0，方差为 1。"
+    assert "E(q_i) = 0" in {str(f.hypothesis) for f in read_assumptions(said, ("q", "k"))}
+
+
+_TEACHER = ("由于 teacher 分布 $q$ 不依赖于 student 参数：\n\n"
+            "$$ p_j = \\frac{e^{z_j}}{\\sum_k e^{z_k}} $$\n\n"
+            "$$ \\ell = -\\sum_v q_v \\log p_v $$\n\n"
+            "$$ \\frac{\\partial \\ell}{\\partial z_j} = {rhs} $$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [("p_j - q_j", "holds"), ("q_j - p_j", "fails")])
+def test_the_teachers_distribution_sums_to_one(rhs: str, status: str) -> None:
+    # forward KL's gradient p_j − q_j needs Σ q = 1: "teacher 分布 q" says so
+    assert _verdicts(_TEACHER.replace("{rhs}", rhs)) == [status]
+
+
+@pytest.mark.parametrize("math,lost", [
+    ("\\text{Var}\\left( rac{q \\cdot k}{\\sqrt{d_k}} \\right) = 1", "frac"),
+    ("\text{Var}(q \\cdot k) = d_k", "text"),   # a tab, then "ext": the string's \t
+    ("a \\left( b \right) = a b", "right"),       # a carriage return, then "ight"
+])
+def test_a_macro_whose_backslash_a_string_escape_took(math: str, lost: str) -> None:
+    # LaTeX kept in a string without its backslashes doubled: \f, \t, \r took them — said by
+    # name, never read as the letters r·a·c (which once failed "rac{d_k}{d_k} = 1")
+    r = verify_text(f"$$ {math} $$\n", "n.md", numeric=False)
+    assert not [s for s in r.steps if s.kind == "claim" and s.status.judged]
+    assert any(re.search(rf"looks like \\{lost} with its backslash and first letter lost",
+                         p.text) for p in r.problems)
+
+
+def test_letters_that_only_end_like_a_macro_are_letters() -> None:
+    # "ext" not before a brace, "rac" in a longer word: the letters as they are
+    assert _claims("$$ e x t = ext $$\n") == ["holds"]

@@ -1404,10 +1404,7 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
         # log(e^a + e^b) = a + log(1 + e^{b−a}): a difference of logs SymPy leaves unsimplified;
         # its exponential is 1, and for real sides that makes the difference 0
         return StepStatus.HOLDS, (frozenset(),), S.Zero, False, "moments"
-    # (letters the residual's numerator holds: 1/c² · Var(q·k) = d_k σ²/c² is about σ, not c)
-    unread = sorted(str(c) for c in (lhs - rhs).free_symbols & numer(together(residual))
-                    .free_symbols if isinstance(c, Symbol) and not c.is_integer and c not in
-                    variance.free_symbols | {_MU, model.dim} and not is_random(c, model)) \
+    unread = _parameters_of_a_law(lhs, rhs, residual, model, variance) \
         if status is StepStatus.FAILS else []
     if unread:
         # Σ_i E[X_i] = np, X_i a Bernoulli(p) trial in the words: p is a parameter of the
@@ -1416,6 +1413,30 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
                                     "this note, and the step does not hold for every value of "
                                     "it")
     return status, needs, residual, mean_square, "moments"
+
+
+def _parameters_of_a_law(lhs: Expr, rhs: Expr, residual: Expr, model: Model,
+                         variance: Expr) -> list[str]:
+    """The letters verify did not read that a failing moment claim sets its moments equal to
+    (Σ_i E[X_i] = np: X_i Bernoulli(p) in the words): on the side without E, Var or Cov only,
+    while the moments' value is still the model's open one (μ_X) — a parameter of a law of the
+    note's own, for which the claim may hold.  A letter on both sides (Var(aX) = a Var(X)) is a
+    constant the claim is about, for every value of it."""
+    from derivations.expectation import is_random
+
+    sides = [e for e in (lhs, rhs) if not e.has(E, Var, Cov)]
+    moments = [e for e in (lhs, rhs) if e.has(E, Var, Cov)]
+    if len(sides) != 1 or len(moments) != 1:
+        return []
+    # (letters the residual's numerator holds: 1/c² · Var(q·k) = d_k σ²/c² is about σ, not c)
+    held = numer(together(residual)).free_symbols
+    letters = {c for c in sides[0].free_symbols & held
+               if isinstance(c, Symbol) and not c.is_integer and
+               c not in variance.free_symbols | {_MU, model.dim} and not is_random(c, model)}
+    if not letters or letters & moments[0].free_symbols or not held - letters - {model.dim} - {
+            c for c in held if isinstance(c, Symbol) and c.is_integer}:
+        return []
+    return sorted(str(c) for c in letters)
 
 
 def _check_step(ctx: _Context, step: Step, n: int, model: Model,

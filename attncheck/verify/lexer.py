@@ -358,6 +358,13 @@ class _Lexer:
         m = re.match(r"[a-zA-Z]+", _ahead(text, i, hi))
         assert m is not None
         run, j = m.group(0), 0
+        lost = _LOST_BACKSLASH.get(run)
+        after = _ahead(text, i + len(run), hi)[:1]
+        if lost and (after == "{" if lost[1] else not after.isalpha()):
+            # "rac{d_k}{d_k}", "⇥ext{Var}": \frac, \text stored in a string whose escapes
+            # (\f, \t, \r, \a) ate the backslash and the letter after it
+            raise LexError(f"'{run}' looks like \\{lost[0]} with its backslash and first "
+                           "letter lost (a string escape such as \\f or \\t took them)", i)
         if run in _PROSE_WORDS:  # "…, for~i = 1, …, C": an English word written in math
             self.emit("TEXT", run, i, i + len(run), note=run)
             return i + len(run)
@@ -998,6 +1005,13 @@ def _conditions_after_quads(body: list[Tok]) -> list[Tok]:
 #: their ASCII twins, one character for one, so every offset stays where it was.
 _FULL_WIDTH = {c: c - 0xFEE0 for c in [*range(0xFF10, 0xFF1A), *range(0xFF21, 0xFF3B),
                                         *range(0xFF41, 0xFF5B), 0xFF1C, 0xFF1D, 0xFF1E]}
+
+
+#: Macros whose first letter is a string escape (\f, \t, \r, \a): what is left of each when
+#: the escape took it, the macro, and whether a brace must follow (as after \frac).
+_LOST_BACKSLASH = {"rac": ("frac", True), "ext": ("text", True), "extbf": ("textbf", True),
+                   "ight": ("right", False), "pprox": ("approx", False),
+                   "imes": ("times", False)}
 
 
 def tokenize(text: str) -> list[Tok]:
