@@ -585,6 +585,10 @@ CLAIMS: dict[str, str] = {
 NOTES_ZH: tuple[tuple[str, str], ...] = (
     ((r"^(.+) is a vector here: vector and matrix algebra is not checked \(write it by "
      r"components, as y_i\)$"), r"\1 在这里是向量：不检查向量与矩阵运算（请按分量写，如 y_i）"),
+    ((r"^(\S+) is a random vector; (?:inside an operator|as a side of '='|here|as the body of "
+      r"\\sum|in exp|in a sum|in log|in a denominator|under a derivative) a number is expected "
+      r"\(a component (\S+) or a dot product such as (.+)\)$"),
+     r"\1 是随机向量，这里应当是一个数（分量 \2，或点积如 \3）"),
     (r"^unknown vector (.+) \(use x, y, t\)$", r"不认识的向量 \1（softmax 的量请用 x、y、t，或在笔记里定义）"),
     (r"^unknown symbol (.+) \(use x, y, t, indices, the length (.*), L\)$",
      r"不认识的符号 \1（softmax 的量请用 x、y、t、指标、长度 \2、L）"),
@@ -706,6 +710,14 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     (r"^cannot decide whether (.+) is 0$", r"无法判定 \1 是否为 0"),
     (r"^softmax\(…\) is a vector: take a component, softmax\(x\)_i$",
      "softmax(…) 是向量：请取一个分量，如 softmax(x)_i"),
+    ((r"^'(\w+)' looks like \\(\w+) with its backslash and first letter lost \(a string escape "
+      r"such as \\f or \\t took them\)$"),
+     r"'\1' 像是丢了反斜杠和首字母的 \\\2（字符串转义如 \\f、\\t 吃掉了它们）"),
+    (r"^\\cdots here is not part of a written-out vector$", r"这里的 \\cdots 不属于写出的向量"),
+    ((r"^cannot read the written-out sum: at which index its singled-out term stands, its "
+      r"letters do not say$"), "读不懂写开的求和：单独写出的那一项在哪个指标上，它的字母没有说明"),
+    ((r"^cannot read the written-out vector: its entries are not one pattern from the first$"),
+     "读不懂写开的向量：从第一项起各项不是同一个模式"),
     (r"^cannot read the written-out sum: no index runs from its first term to its last$",
      "读不懂写开的求和：没有一个指标从第一项走到最后一项"),
     (r"^no entry written out on both sides$", "两边没有共同写出的元素"),

@@ -490,6 +490,17 @@ def test_a_case_in_a_bold_line_with_a_code_span() -> None:
     "branch), the words say",
     "a slice of a matrix (S_{:,:j}): matrix algebra is not checked",
     "^\\top of something that is not a vector",
+    # batches 56–58
+    "holds for i ≠ j; the display before took i = j, and the note does not say this is the "
+    "other case (not read as a case)",
+    "X is a random vector; inside an operator a number is expected (a component X_i or a dot "
+    "product such as X^\\top k)",
+    "'rac' looks like \\frac with its backslash and first letter lost (a string escape such as "
+    "\\f or \\t took them)",
+    "\\cdots here is not part of a written-out vector",
+    "cannot read the written-out sum: at which index its singled-out term stands, its letters "
+    "do not say",
+    "cannot read the written-out vector: its entries are not one pattern from the first",
 ])
 def test_the_new_reasons_are_said_in_chinese(note: str) -> None:
     import re
