@@ -3354,3 +3354,50 @@ def test_a_macro_whose_backslash_a_string_escape_took(math: str, lost: str) -> N
 def test_letters_that_only_end_like_a_macro_are_letters() -> None:
     # "ext" not before a brace, "rac" in a longer word: the letters as they are
     assert _claims("$$ e x t = ext $$\n") == ["holds"]
+
+
+# -- batch 59 --
+
+def test_an_error_term_named_by_a_word_does_not_stop_the_file() -> None:
+    # "$\delta_{\text{true}} = 0.999 - 1$" in the words: once an IndexException that stopped
+    # the whole file; now a name of its own, and the display after it is checked
+    text = ("用硬标签时 $\\delta_{\\text{true}} = 0.999 - 1 = -0.001$。\n\n"
+            "$$ \\frac{\\partial \\log \\pi(v)}{\\partial z_k} = \\delta_{vk} - \\pi(k) $$\n\n"
+            "$$ p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}} $$\n\n"
+            "$$ \\frac{\\partial \\log p_i}{\\partial z_k} = \\delta_{ik} - p_k $$\n")
+    assert _claims(text)[-1] == "holds"
+
+
+@pytest.mark.parametrize("rhs,status", [("\\ln\\Big(1 + \\frac{1}{e}\\Big)", "holds"),
+                                        ("\\ln\\Big(1 + \\frac{2}{e}\\Big)", "fails")])
+def test_a_worked_examples_numbers_equal_as_numbers(rhs: str, status: str) -> None:
+    # at the example's scores, −ln(e/(e + 1)) and ln(1 + 1/e) are one number written two ways
+    # (compared as written, they "failed")
+    text = ("Logits $\\mathbf{z} = (1000, 999, 998)$.\n\n"
+            f"$$ -\\ln\\frac{{e}}{{e + 1}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+_TWO_LOSSES = ("$$\\hat{p} = \\sigma(z) = \\frac{1}{1 + \\exp(-z)}$$\n\n"
+               "$$L_{BCE} = -[y \\ln(\\hat{p}) + (1-y) \\ln(1-\\hat{p})]$$\n\n"
+               "#### Multiclass\n\n"
+               "$$p_i(\\mathbf{z}) = \\frac{\\exp(z_i)}{\\sum_{j=1}^{K} \\exp(z_j)}$$\n\n"
+               "The label $\\mathbf{y}$ is one-hot. If the true class is indexed by $c$, then "
+               "$y_c=1$ and all other $y_k=0$.\n\n"
+               "$$L_{CE} = -\\sum_{k=1}^{K} y_k \\ln(p_k)$$\n\n"
+               "$$\\frac{\\partial L_{CE}}{\\partial z_i} = {rhs}$$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [("p_i - y_i", "holds"), ("y_i - p_i", "fails")])
+def test_two_losses_labelled_by_acronyms(rhs: str, status: str) -> None:
+    # L_{BCE} and L_{CE}: the labels B, C, E were read as indices of one L (and E as the
+    # note's loss letter), so L_CE's gradient was the sigmoid's loss
+    assert _verdicts(_TWO_LOSSES.replace("{rhs}", rhs))[-1] == status
+
+
+def test_the_true_class_indexed_by_a_letter() -> None:
+    from attncheck.verify.chains import CORRECT_CLASS
+
+    m = CORRECT_CLASS.search("If the true class is indexed by $c$, then $y_c=1$.")
+    assert m and "c" in m.groups()
+    assert not CORRECT_CLASS.search("the true class is indexed by $c_1$ here")

@@ -1531,6 +1531,9 @@ CORRECT_CLASS = re.compile(
     r"\s*(?:is|=|:)\s*([a-z])\b(?!\s*[_^=]|\()|"
     r"(?:正确|真实|目标)的?(?:类别|类|标签)的?(?:下标|索引|编号)?\s*(?:为|是|=)\s*([a-z])(?![A-Za-z_(^])"
     r"(?!\s*[=＝])|"  # (真实标签为 y = (0, 1): the label's value, not the class's letter)
+    # "If the true class is indexed by $c$": the class, by the letter that indexes it
+    r"(?<![A-Za-z])(?:correct|true|target|ground[- ]truth)\s+(?:class|label|category)\s+(?:is\s+)?"
+    r"(?:indexed|denoted|labell?ed)\s+by\s+\$?\s*([a-z])\b(?!\s*[_^=(])|"
     # "假设仅 y_k = 1", "only y_k = 1": the one entry that is 1 names the class
     r"(?:仅|只有|only)\s*[a-z]_\{?([a-z])\}?\s*=\s*1(?![0-9.])|"
     # "the t_j is 1 for only the actual class": the entry that is 1 there names the class

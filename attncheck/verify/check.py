@@ -1354,9 +1354,11 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
     example = _at_example_scores(lhs, rhs, scores)
     if example is not None:  # Σ_j e^{z_j} = 2.718 + 7.389 + 20.086 at z = (1, 2, 3)
         a, b = example  # held to the places the step writes by _check_step
-        if a == b:
-            return StepStatus.HOLDS, (frozenset(),), S.Zero, False, "decimals"
-        return StepStatus.FAILS, (), a - b, False, "decimals"
+        # (equal as numbers, not only as written: −ln(e/(e + 1)) = ln(1 + 1/e))
+        decided = (StepStatus.HOLDS, (frozenset(),), S.Zero) if a == b else _numbers(a, b)
+        if decided is None:
+            raise UnsupportedExpression(f"cannot decide whether {text(a - b)} is 0")
+        return decided + (False, "decimals")
     scores_here = any(str(x.base.label) == "x" for x in (lhs - rhs).atoms(Indexed))
     if scores_here and any(side.has(S.Exp1) or any(f.args[0].is_number for f in side.atoms(exp))
                       for side in (lhs, rhs)):

@@ -375,6 +375,12 @@ class _Lexer:
             # Gradient, sum, target: a name of several letters, not a product g·r·a·d·i·e·n·t
             self.emit("LETTER", run, i, i + len(run))
             return i + len(run)
+        if in_index and len(run) >= 2 and run.isupper() and self.out[-1].kind == "LBRACE" and \
+                _ahead(text, i + len(run), hi).startswith("}"):
+            # L_{BCE}, L_{CE}, D_{KL}: an acronym labels the letter (two losses in one note
+            # stay two), never the indices B, C, E
+            self.emit("LETTER", run, i, i + len(run))
+            return i + len(run)
         if in_index and len(run) >= 3 and self.out[-1].kind == "LBRACE" and \
                 _ahead(text, i + len(run), hi).startswith("}") and not _WORD_RE.fullmatch(run) \
                 and set(run) - set("ijklmnc") and (re.search(r"[eou]", run) or (

@@ -1607,6 +1607,9 @@ class _Build(Transformer_NonRecursive):
                 raise ParseProblem("softmax(x)_i takes one index", where)
             return base.entry.xreplace({ROW: indices[0]})
         if isinstance(base, _Fn):
+            if base.name == "delta" and not indices:
+                # δ_{\text{true}}: an error term named by a word, a name of its own
+                return base.coeff * Symbol(f"δ_{idx.text}")
             if base.name == "delta" and len(indices) != 2:
                 # δ_i, δ_2, δ^{[conv]}_{k,i,j}: backprop's error term (of unit i, of layer 2,
                 # of a convolution's map k at i, j), a name — Kronecker's δ takes two
@@ -3102,8 +3105,9 @@ class Parser:
             inner = exc.orig_exc
             if isinstance(inner, ParseProblem):
                 raise inner from None
-            if isinstance(inner, (TypeError, ValueError, ArithmeticError, RecursionError,
-                                  AttributeError, IndexError)):
+            if isinstance(inner, Exception) and not isinstance(inner, MemoryError):
+                # (SymPy's own refusals too — IndexException for δ_{\text{true}}: one formula
+                # not read, never the whole file stopped)
                 where = getattr(getattr(exc.obj, "meta", None), "start_pos", 0) or 0
                 raise ParseProblem(f"cannot build this expression: {inner}", where) from None
             raise
