@@ -585,6 +585,10 @@ CLAIMS: dict[str, str] = {
 NOTES_ZH: tuple[tuple[str, str], ...] = (
     ((r"^(.+) is a vector here: vector and matrix algebra is not checked \(write it by "
      r"components, as y_i\)$"), r"\1 在这里是向量：不检查向量与矩阵运算（请按分量写，如 y_i）"),
+    ((r"^(\S+) is a random vector; (?:inside an operator|as a side of '='|here|as the body of "
+      r"\\sum|in exp|in a sum|in log|in a denominator|under a derivative) a number is expected "
+      r"\(a component (\S+) or a dot product such as (.+)\)$"),
+     r"\1 是随机向量，这里应当是一个数（分量 \2，或点积如 \3）"),
     (r"^unknown vector (.+) \(use x, y, t\)$", r"不认识的向量 \1（softmax 的量请用 x、y、t，或在笔记里定义）"),
     (r"^unknown symbol (.+) \(use x, y, t, indices, the length (.*), L\)$",
      r"不认识的符号 \1（softmax 的量请用 x、y、t、指标、长度 \2、L）"),
@@ -648,6 +652,9 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
      r"it goes on from, the words say$", "先单独算了前式的一部分之后的 “=”：接着哪个式子，要看文字"),
     (r"^holds for (\w+) ≠ (\w+): the entry worked out beside \1 seems to be another \(not read "
      r"as a case\)$", r"在 \1 ≠ \2 时成立：与 \1 并列算出的这一项似乎是另一项（未作为分情况读取）"),
+    (r"^holds for (\w+) ≠ (\w+); the display before took \1 = \2, and the note does not say "
+     r"this is the other case \(not read as a case\)$",
+     r"在 \1 ≠ \2 时成立；上一个公式取的是 \1 = \2，而笔记没有说这一式是另一种情况（未读作分情况）"),
     (r"^holds for (\w) ≠ (\w), which the words before it seem to say \(not read as a case\)$",
      r"在 \1 ≠ \2 时成立，前文似乎是这样说的（未读作分情况）"),
     (r"^(.+) = (.+): two names the note gave no values verify read$",
@@ -703,6 +710,14 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     (r"^cannot decide whether (.+) is 0$", r"无法判定 \1 是否为 0"),
     (r"^softmax\(…\) is a vector: take a component, softmax\(x\)_i$",
      "softmax(…) 是向量：请取一个分量，如 softmax(x)_i"),
+    ((r"^'(\w+)' looks like \\(\w+) with its backslash and first letter lost \(a string escape "
+      r"such as \\f or \\t took them\)$"),
+     r"'\1' 像是丢了反斜杠和首字母的 \\\2（字符串转义如 \\f、\\t 吃掉了它们）"),
+    (r"^\\cdots here is not part of a written-out vector$", r"这里的 \\cdots 不属于写出的向量"),
+    ((r"^cannot read the written-out sum: at which index its singled-out term stands, its "
+      r"letters do not say$"), "读不懂写开的求和：单独写出的那一项在哪个指标上，它的字母没有说明"),
+    ((r"^cannot read the written-out vector: its entries are not one pattern from the first$"),
+     "读不懂写开的向量：从第一项起各项不是同一个模式"),
     (r"^cannot read the written-out sum: no index runs from its first term to its last$",
      "读不懂写开的求和：没有一个指标从第一项走到最后一项"),
     (r"^no entry written out on both sides$", "两边没有共同写出的元素"),

@@ -441,6 +441,9 @@ def text_source(text: str, fmt: str = "tex", formulas: bool = False) -> str:
 
 
 _WORD = re.compile(CJK.pattern + r"|\s+|[^\s" + CJK.pattern[1:-2] + r"]+")
+#: A program's name in snake case (log_softmax_gradient, cross_entropy): words, no formula —
+#: its parts are words of two letters or more (d_model, W_Q, softmax_i are formulas).
+_IDENTIFIER = re.compile(r"[A-Za-z]{2,}(?:_[A-Za-z]{2,})+[.,:;]?")
 _MATHY = re.compile(r"[_^=·√⟂⊥≤≥≠≈∑∂∇ᵀ²³→∞−]")
 _GLUE = re.compile(r"[A-Za-z]|\d+(\.\d+)?|[-+−=/·×*<>]|[A-Za-z]{1,8}\([^()\s]{1,12}\)"
                    r"|[A-Za-z0-9]{1,2}[)\]]+|[(\[]+[A-Za-z0-9]{1,2}")
@@ -456,7 +459,8 @@ def _words_and_formulas(words: str) -> str:
     next to them) are set as maths; the other words escaped."""
     tokens = _WORD.findall(words)
     kinds = ["space" if t.isspace() else "math" if _MATHY.search(t) and not CJK.search(t)
-             else "glue" if _GLUE.fullmatch(t) else "text" for t in tokens]
+             and not _IDENTIFIER.fullmatch(t) else "glue" if _GLUE.fullmatch(t) else "text"
+             for t in tokens]
     solid = [n for n, k in enumerate(kinds) if k != "space"]
     changed = True
     while changed:  # glue next to a formula is part of it, and so is glue next to that

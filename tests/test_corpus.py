@@ -66,7 +66,11 @@ UNSUPPORTED: dict[str, str] = {
     r"a list where one value is expected": "a function of several vectors, P(y|x), l(y, ŷ)",
     r"unexpected relation '\|'": "a conditional probability P(y | x)",
     r"components are numbered from 1": "components numbered from 0",
-    r"\\cdots here is not part of a written-out sum": "a vector written out with ⋯",
+    r"\\cdots here is not part of a written-out (sum|vector)": "a vector written out with ⋯",
+    r"at which index its singled-out term stands": "a written-out vector or sum whose one "
+    "different term stands at an index its letters do not name",
+    r"with its backslash and first letter lost": "LaTeX kept in a string whose escapes (\\f, "
+    "\\t, \\r) took a macro's backslash and first letter (rac{…} for \\frac{…})",
     r"a written-out sum needs its last term": "an open-ended written-out sum e^{x_1} + ⋯",
     r"an indicator compares two indices": "the indicator of a label, 1(y_i = k)",
     r"\\partial here is not part of a derivative": "a ∂ without its variable (∂t_j/y_j)",
@@ -164,6 +168,11 @@ BROKEN: dict[tuple[str, int], str] = {
     ("mdx-ai-essentials-sqrt-dk-backprop", 25): "(1 − μ/L)^k: k an iteration count in an "
     "optimisation bound, read as the note's key vector k",
     ("purepisces-cross-entropy", 28): r"\text{xent.backward}(): a method call",
+    ("cbow-softmax-cce-collapsed-gradient", 74): r"\mathrel{+}=: an accumulation (a "
+    "program's +=), not an equation",
+    ("wangxm-mu-sigma-attention-scaling", 12): r"\quad (q_\alpha)_i,\;(k_\beta)_i "
+    r"\stackrel{\text{i.i.d.}}{\sim} \mathcal{N}(0,1): a law for two letters listed after "
+    "the equation",
     ("hexo-softmax-regression-indicator-grad", 24): "y_1, y_2, ..., y_k = softmax(o_1, …): a "
     "list of entries on the left of '='",
     ("jekyll-loss-function-softmax-backprop", 12): r"a \leftarrow \max\{…\}: an assignment",
@@ -233,7 +242,8 @@ BROKEN: dict[tuple[str, int], str] = {
 #: (0.64 before the eighth batch, whose unread layouts and θ-vector notes brought it to 0.618;
 #: 0.61 before batches 18–23, whose 48 notes — weight gradients through W, differentials,
 #: unit vectors, matrix algebra — judged 38–68 % on first contact: 0.598 after them; 0.654
-#: with batch 55, 4304 of 6580).
+#: with batch 55, 4304 of 6580; 0.654 again with batch 58, 4549 of 6960; 0.651 with
+#: batch 59, 4587 of 7043).
 JUDGED_FLOOR = 0.65
 
 
@@ -288,8 +298,8 @@ def test_the_corpus_is_the_size_the_issue_asks() -> None:
         first = p.read_text(encoding="utf-8").splitlines()[0]
         # a URL, or for a GitHub file the search index stores without naming its repository,
         # the index's file id (said so in the README)
-        assert re.match(r"(<!--|%) source: (https?://|GitHub .{0,200}?read_file id \d+)",
-                        first), p
+        assert re.match(r"(<!--|%) source: (https?://|GitHub .{0,200}?read_file id \d+|"
+                        r"read_file id \d+)", first), p
 
 
 def test_judged_share_does_not_fall() -> None:

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from attncheck.verify import verify_text
+from attncheck.verify import verify, verify_text
 
 
 def _claims(text: str) -> list[str]:
@@ -490,6 +490,17 @@ def test_a_case_in_a_bold_line_with_a_code_span() -> None:
     "branch), the words say",
     "a slice of a matrix (S_{:,:j}): matrix algebra is not checked",
     "^\\top of something that is not a vector",
+    # batches 56–58
+    "holds for i ≠ j; the display before took i = j, and the note does not say this is the "
+    "other case (not read as a case)",
+    "X is a random vector; inside an operator a number is expected (a component X_i or a dot "
+    "product such as X^\\top k)",
+    "'rac' looks like \\frac with its backslash and first letter lost (a string escape such as "
+    "\\f or \\t took them)",
+    "\\cdots here is not part of a written-out vector",
+    "cannot read the written-out sum: at which index its singled-out term stands, its letters "
+    "do not say",
+    "cannot read the written-out vector: its entries are not one pattern from the first",
 ])
 def test_the_new_reasons_are_said_in_chinese(note: str) -> None:
     import re
@@ -1205,10 +1216,13 @@ def test_a_calculus_rule_in_a_variable_of_its_own_is_no_gradient() -> None:
 
 
 @pytest.mark.parametrize("words,status", [("对 $z_i$ 求导，有两种情况。", "not-checked"),
-                                          ("对 $z_i$ 求导。", "fails")])
+                                          # (the display before is the diagonal case: the
+                                          # other one, by its look — batch 56)
+                                          ("对 $z_i$ 求导。", "not-checked")])
 def test_the_second_of_two_cases_the_note_counts(words: str, status: str) -> None:
     # "有两种情况" then ∂a_i/∂z_i = …, ∂a_k/∂z_i = −a_k a_i: true for k ≠ i, which the words
-    # count without naming — not judged, never "fails"
+    # count without naming — not judged, never "fails" (alone, with no diagonal display
+    # before it, it fails: test_a_lone_claim_by_another_index_still_fails)
     text = ("$$a_k=\\frac{e^{z_k}}{\\sum_j e^{z_j}}$$\n\n" f"{words}\n\n"
             "$$\\frac{\\partial a_i}{\\partial z_i} = a_i(1-a_i)$$\n\n"
             "$$\\frac{\\partial a_k}{\\partial z_i} = -a_k a_i$$\n")
@@ -3078,3 +3092,312 @@ def test_a_sum_over_the_letter_that_counts_the_classes(rhs: str, status: str) ->
     assert step.status.value.replace("holds-given", "holds") == status
     assert step.evidence is None or step.evidence.agree is None or \
         step.evidence.agree == (status == "holds")
+
+
+# -- batch 56 --
+
+_BOLD_SCORES = ("$$ p_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}} $$\n\n"
+                "$$ L(\\mathbf{p}) = - \\sum_i y_i \\log p_i $$\n\n"
+                "where $\\mathbf{y}$ is a one-hot encoded vector.\n\n"
+                "$$ \\frac{\\partial L}{\\partial \\mathbf{x}} = {rhs} $$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [("\\mathbf{p} - \\mathbf{y}", "holds"),
+                                        ("\\mathbf{p} + \\mathbf{y}", "fails"),
+                                        ("\\mathbf{y} - \\mathbf{p}", "fails")])
+def test_the_gradient_by_bold_scores_beside_an_output_of_its_own_letter(rhs: str,
+                                                                        status: str) -> None:
+    # p_i = e^{x_i}/Σ_j e^{x_j}: x is verify's own letter for the scores, p the note's for the
+    # output — a bold 𝐱 is still the whole scores ("softmax(…) as a whole vector against
+    # something that is not one" before)
+    assert _verdicts(_BOLD_SCORES.replace("{rhs}", rhs)) == [status]
+
+
+_TWIN = ("$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+         "$$\\frac{\\partial \\log p_i}{\\partial z_i} = 1 - p_i$$\n\n"
+         "$$\\frac{\\partial \\log p_i}{\\partial z_j} = {rhs}$$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [
+    # right for j ≠ i only, which the note leaves to the display before it (the diagonal)
+    ("0 - p_j", "not-checked"),
+    # wrong in either case: still a fail
+    ("0 - p_i", "fails"),
+    ("1 - p_j", "fails"),
+    ("\\delta_{ij} - p_j", "holds"),
+])
+def test_the_display_after_the_diagonal_case(rhs: str, status: str) -> None:
+    r = verify_text(_TWIN.replace("{rhs}", rhs), "n.md", numeric=False)
+    step = [s for s in r.steps if s.kind == "claim"][-1]
+    assert step.status.value.replace("holds-given", "holds") == status
+    if status == "not-checked":
+        assert re.search(r"holds for i ≠ j; the display before took i = j", step.note)
+
+
+def test_a_lone_claim_by_another_index_still_fails() -> None:
+    # no diagonal display before it: the general claim, wrong where j = i
+    text = ("$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            "$$\\frac{\\partial \\log p_i}{\\partial z_j} = 0 - p_j$$\n")
+    assert _claims(text) == ["fails"]
+
+
+_SOFTMAX_SUB = ("**已知：** $$\\frac{\\partial l}{\\partial o_j} = "
+                "\\mathrm{softmax}(\\mathbf{o})_j - y_j$$\n\n"
+                "$$\\frac{\\partial \\mathrm{softmax}(\\mathbf{o})_j}{\\partial o_j} = {rhs}$$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [
+    ("\\mathrm{softmax}_j (1 - \\mathrm{softmax}_j)", "holds"),
+    ("\\mathrm{softmax}_j (1 + \\mathrm{softmax}_j)", "fails"),
+    ("\\mathrm{softmax}_j - \\mathrm{softmax}_j^2", "holds"),
+    ("\\mathrm{softmax}_j - \\mathrm{softmax}_j^3", "fails"),
+    ("\\text{softmax}_j(\\mathbf{o})(1 - \\text{softmax}_j(\\mathbf{o}))", "holds"),
+])
+def test_softmax_with_its_index_below_and_no_argument(rhs: str, status: str) -> None:
+    # \mathrm{softmax}_j: the output's entry j, as softmax(𝐨)_j ("softmax applies to nothing
+    # here" before, and softmax_j (1 − softmax_j) a softmax of 1 − softmax_j)
+    assert _verdicts(_SOFTMAX_SUB.replace("{rhs}", rhs))[-1] == status
+
+
+def test_front_matter_is_no_heading() -> None:
+    # Jekyll's, Hugo's and Obsidian's header: metadata, not the title of the first derivation
+    text = ("---\nid: log_softmax_gradient\ntags: []\n---\n\n"
+            "$$p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+            "$$\\frac{\\partial \\log p_i}{\\partial z_i} = 1 - p_i$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert [s.status.value for s in r.steps] == ["definition", "holds"]
+    assert not any("log_softmax_gradient" in d.title for d in r.derivations)
+
+
+# -- batch 57 --
+
+_SINGLED = ("$$ p_i = \\frac{e^{x_i}}{\\sum_j e^{x_j}} $$\n\n"
+            "$$ L = -\\sum_k y_k \\log p_k $$\n\n"
+            "$$ \\frac{\\partial L}{\\partial x_i} = {rhs} $$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [
+    # the i-th term written in place of the general p_i y_k: y_i(p_i − 1), as the truth is
+    ("p_iy_1 + p_iy_2 + \\dots + (p_iy_i - y_i) + \\dots + p_i y_n", "holds"),
+    # abangfarhan's slip: p_i − y_i in its place (right only where y_i = 1)
+    ("p_iy_1 + p_iy_2 + \\dots + (p_i - y_i) + \\dots + p_i y_n", "fails"),
+    ("p_iy_1 + p_iy_2 + \\dots + p_i y_n - y_i", "holds"),
+])
+def test_a_written_out_sum_with_one_term_singled_out(rhs: str, status: str) -> None:
+    assert _verdicts(_SINGLED.replace("{rhs}", rhs)) == [status]
+
+
+@pytest.mark.parametrize("rhs,status", [("e^{x_k}", "holds"), ("2 e^{x_k}", "fails")])
+def test_zeros_around_the_one_term_that_depends(rhs: str, status: str) -> None:
+    text = ("$$ \\frac{\\partial}{\\partial x_k} \\sum_{l=1}^{n} e^{x_l} = "
+            f"0 + 0 + \\cdots + e^{{x_k}} + \\cdots + 0 + 0 = {rhs} $$\n")
+    assert _verdicts(text) == ["holds", status]
+
+
+def test_a_singled_out_term_whose_index_is_not_said_is_not_read() -> None:
+    # e^{x_k} y_j in the middle of p_i y_1 + ⋯: at k or at j? refused by name, not guessed
+    text = _SINGLED.replace("{rhs}", "p_iy_1 + p_iy_2 + \\dots + e^{x_k} p_j + \\dots + p_i y_n")
+    r = verify_text(text, "n.md", numeric=False)
+    step = [s for s in r.steps if s.kind == "claim"][-1]
+    assert step.status.value == "not-read"
+    assert re.search(r"at which index its singled-out term stands", step.note)
+
+
+_ONE_HOT_J = ("我们不妨假设第j个类别是正确的，只有$y_j=1$，其余$y_i=0$，则 $L=-\\ln a_j$。\n\n"
+              "$$ a_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n$$ {claim} $$\n")
+
+
+@pytest.mark.parametrize("claim,status", [
+    ("\\frac{\\partial L}{\\partial a} = [0,0,0,\\cdots,-\\frac{1}{a_j},\\cdots,0]", "holds"),
+    ("\\frac{\\partial L}{\\partial a} = [0,0,0,\\cdots,\\frac{1}{a_j},\\cdots,0]", "fails"),
+    ("\\frac{\\partial L}{\\partial z} = [a_1,a_2,\\cdots,a_j-1,\\cdots,a_n]", "holds"),
+    ("\\frac{\\partial L}{\\partial z} = [a_1,a_2,\\cdots,a_j+1,\\cdots,a_n]", "fails"),
+    ("\\frac{\\partial L}{\\partial z} = [a_1,a_2,\\cdots,a_n]", "fails"),
+])
+def test_a_written_out_vector_with_one_entry_singled_out(claim: str, status: str) -> None:
+    # the gradient by the whole output a (or scores z), against the vector written with ⋯
+    assert _verdicts(_ONE_HOT_J.replace("{claim}", claim)) == [status]
+
+
+def test_a_vector_named_by_its_own_entries_defines_nothing() -> None:
+    # "For $z = [z_1, \ldots, z_m]$" in the real note: z (the scores, as S is) is what it was —
+    # S = QKᵀ, unread in the words, stays open to the worked example's matrix below it
+    from pathlib import Path
+
+    note = Path(__file__).with_name("corpus") / "en" / "sdpa-span-course-why-sqrt-dk.md"
+    r = verify(str(note), numeric=False)
+    at = {s.location.line: s.status.value for s in r.steps if s.kind == "claim"}
+    assert at[114] == "holds"
+
+
+@pytest.mark.parametrize("entry,status", [("0.3", "holds"), ("0.4", "fails")])
+def test_tex_comments_inside_a_matrix(entry: str, status: str) -> None:
+    # "0.2 & 0.5 \\  % The": the token's word after %, a comment to the line's end
+    text = ("$$\nX = \\begin{bmatrix}\n0.2 & 0.5 \\\\  % The\n0.9 & 0.3 \\\\  % cat\n"
+            "\\end{bmatrix}\n$$\n\n$$\nX_{22} = {e}\n$$\n").replace("{e}", entry)
+    r = verify_text(text, "n.md", numeric=False)
+    assert not r.problems
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == [status]
+
+
+@pytest.mark.parametrize("mark", ['"', ".", "。", "，"])
+def test_a_closing_display_with_a_mark_after_it(mark: str) -> None:
+    # "$$\"" closed the display for MathJax; for the Markdown plugin (blank lines allowed in a
+    # display) it did not, and every later pair of $$ went out of step
+    text = (f"$$\nV = 3\n$${mark}\n\n---\n\n## 5\n\nwords\n\n$$\nS = V + 1\n$$\n\n"
+            "more $S$ words.\n\n$$\nS - 1 = 3\n$$\n\n$$\nS - 1 = 2\n$$\n")
+    r = verify_text(text, "n.md", numeric=False)
+    assert not r.problems
+    assert [s.status.value for s in r.steps if s.kind == "claim"] == ["holds", "fails"]
+
+
+@pytest.mark.parametrize("claim,status", [
+    # rounded terms of the exact products (0.2385 → 0.239, 0.2139 → 0.214): their sum may be a
+    # unit off the exact one the note writes (1.2174 → 1.217)
+    ("0.510 + 0.239 + 0.255 + 0.214 = 1.217", "holds"),
+    ("0.510 + 0.239 + 0.255 + 0.214 = 1.215", "fails"),
+    # a given entry against a value a whole unit off: no rounding makes 0.3 into 0.4
+    ("X_{22} = 0.4", "fails"),
+    ("X_{22} = 0.3", "holds"),
+])
+def test_a_unit_in_the_last_place(claim: str, status: str) -> None:
+    text = ("$$ X = \\begin{bmatrix} 0.2 & 0.5 \\\\ 0.9 & 0.3 \\end{bmatrix} $$\n\n"
+            f"$$ {claim} $$\n")
+    assert _claims(text) == [status]
+
+
+@pytest.mark.parametrize("given,claim,status", [
+    ("logits $\\mathbf{z} = (2.0, 1.0, 0.1)$", "\\hat{y}_1 = \\frac{7.389}{11.212}", "holds"),
+    ("logits $\\mathbf{z} = (2.0, 1.0, 0.1)$", "\\hat{y}_1 = \\frac{7.389}{12.212}", "fails"),
+    ("输入向量 $\\mathbf{z} = [2.0, 1.0, 0.1]^T$", "e^{z_2} = e^{1.0}", "holds"),
+    ("输入向量 $\\mathbf{z} = [2.0, 1.0, 0.1]^T$", "e^{z_2} = e^{2.0}", "fails"),
+])
+def test_a_worked_examples_bold_scores_in_the_words(given: str, claim: str, status: str) -> None:
+    # the scores' values in bold inline math: the example's, for the displays after it
+    text = (f"Compute softmax for {given}:\n\n"
+            "$$ \\hat{y}_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}} $$\n\n"
+            f"$$ {claim} $$\n")
+    assert _verdicts(text) == [status]
+
+
+# -- batch 58 --
+
+@pytest.mark.parametrize("rhs,status", [("0", "holds"), ("1", "fails"), ("d_k", "fails")])
+def test_a_moment_in_a_letter_verify_did_not_read(rhs: str, status: str) -> None:
+    # beside test_a_binomial_mean_in_the_real_note (a letter verify did not read, not judged):
+    # numbers and the dimension are still judged either way
+    text = ("设 $q$, $k$ 的分量相互独立，均值为 0，方差为 1。\n\n"
+            f"$$ \\sum_{{i=1}}^{{d_k}} E[q_i] = {rhs} $$\n")
+    assert _verdicts(text) == [status]
+
+
+def test_a_binomial_mean_in_the_real_note() -> None:
+    # prob-stats (batch 58): X_i Bernoulli(p) in the words; the standardisation's N(0, 1) (Z's
+    # law, after "则") and "Z 的期望为 0" (a goal) once made X's mean 0: "= 0, not pn"
+    from pathlib import Path
+
+    note = Path(__file__).with_name("corpus") / "zh" / "prob-stats-ml-binomial-var-logreg-grad.md"
+    r = verify(str(note), numeric=False)
+    at = {(s.location.line, s.rhs_source.strip()): s for s in r.steps if s.kind == "claim"}
+    for line, rhs in ((35, "np"), (36, "np(1-p)")):
+        step = at[(line, rhs)]
+        assert step.status.value == "not-checked"
+        assert step.note.startswith("cannot check: p — verify did not read")
+
+
+_STANDARDISE = ("**标准化**：如果 $X \\sim \\mathcal{N}(\\mu, \\sigma^2)$，则 "
+                "$Z = \\frac{X-\\mu}{\\sigma} \\sim \\mathcal{N}(0, 1)$，即标准正态分布。\n\n"
+                "**推导**：让我们验证标准化后的随机变量 $Z$ 的期望为 0，方差为 1。")
+
+
+def test_a_law_after_then_is_the_consequences() -> None:
+    from attncheck.verify.prose import read_assumptions
+
+    found = [str(f.hypothesis) for f in read_assumptions(_STANDARDISE, ("X", "w"))]
+    assert "E(X_i) = 0" not in found and "Var(X_i) = 1" not in found
+    # a supposition whose "then" is the lecture's own result keeps its premises
+    lemma = ("If the components of q and k are independent random variables with mean 0 and "
+             "variance 1, then their dot product has mean 0 and variance d_k.")
+    assert {"q ⟂ k", "E(q_i) = 0", "Var(k_i) = 1"} <= {
+        str(f.hypothesis) for f in read_assumptions(lemma, ("q", "k"))}
+    # the capitals of the families (Q, K) are the families
+    said = "假设 $Q$ 和 $K$ 的各个元素是独立的随机变量，均值为 0，方差为 1。"
+    assert "E(q_i) = 0" in {str(f.hypothesis) for f in read_assumptions(said, ("q", "k"))}
+
+
+_TEACHER = ("由于 teacher 分布 $q$ 不依赖于 student 参数：\n\n"
+            "$$ p_j = \\frac{e^{z_j}}{\\sum_k e^{z_k}} $$\n\n"
+            "$$ \\ell = -\\sum_v q_v \\log p_v $$\n\n"
+            "$$ \\frac{\\partial \\ell}{\\partial z_j} = {rhs} $$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [("p_j - q_j", "holds"), ("q_j - p_j", "fails")])
+def test_the_teachers_distribution_sums_to_one(rhs: str, status: str) -> None:
+    # forward KL's gradient p_j − q_j needs Σ q = 1: "teacher 分布 q" says so
+    assert _verdicts(_TEACHER.replace("{rhs}", rhs)) == [status]
+
+
+@pytest.mark.parametrize("math,lost", [
+    ("\\text{Var}\\left( rac{q \\cdot k}{\\sqrt{d_k}} \\right) = 1", "frac"),
+    ("\text{Var}(q \\cdot k) = d_k", "text"),   # a tab, then "ext": the string's \t
+    ("a \\left( b \right) = a b", "right"),       # a carriage return, then "ight"
+])
+def test_a_macro_whose_backslash_a_string_escape_took(math: str, lost: str) -> None:
+    # LaTeX kept in a string without its backslashes doubled: \f, \t, \r took them — said by
+    # name, never read as the letters r·a·c (which once failed "rac{d_k}{d_k} = 1")
+    r = verify_text(f"$$ {math} $$\n", "n.md", numeric=False)
+    assert not [s for s in r.steps if s.kind == "claim" and s.status.judged]
+    assert any(re.search(rf"looks like \\{lost} with its backslash and first letter lost",
+                         p.text) for p in r.problems)
+
+
+def test_letters_that_only_end_like_a_macro_are_letters() -> None:
+    # "ext" not before a brace, "rac" in a longer word: the letters as they are
+    assert _claims("$$ e x t = ext $$\n") == ["holds"]
+
+
+# -- batch 59 --
+
+def test_an_error_term_named_by_a_word_does_not_stop_the_file() -> None:
+    # "$\delta_{\text{true}} = 0.999 - 1$" in the words: once an IndexException that stopped
+    # the whole file; now a name of its own, and the display after it is checked
+    text = ("用硬标签时 $\\delta_{\\text{true}} = 0.999 - 1 = -0.001$。\n\n"
+            "$$ \\frac{\\partial \\log \\pi(v)}{\\partial z_k} = \\delta_{vk} - \\pi(k) $$\n\n"
+            "$$ p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}} $$\n\n"
+            "$$ \\frac{\\partial \\log p_i}{\\partial z_k} = \\delta_{ik} - p_k $$\n")
+    assert _claims(text)[-1] == "holds"
+
+
+@pytest.mark.parametrize("rhs,status", [("\\ln\\Big(1 + \\frac{1}{e}\\Big)", "holds"),
+                                        ("\\ln\\Big(1 + \\frac{2}{e}\\Big)", "fails")])
+def test_a_worked_examples_numbers_equal_as_numbers(rhs: str, status: str) -> None:
+    # at the example's scores, −ln(e/(e + 1)) and ln(1 + 1/e) are one number written two ways
+    # (compared as written, they "failed")
+    text = ("Logits $\\mathbf{z} = (1000, 999, 998)$.\n\n"
+            f"$$ -\\ln\\frac{{e}}{{e + 1}} = {rhs} $$\n")
+    assert _claims(text) == [status]
+
+
+_TWO_LOSSES = ("$$\\hat{p} = \\sigma(z) = \\frac{1}{1 + \\exp(-z)}$$\n\n"
+               "$$L_{BCE} = -[y \\ln(\\hat{p}) + (1-y) \\ln(1-\\hat{p})]$$\n\n"
+               "#### Multiclass\n\n"
+               "$$p_i(\\mathbf{z}) = \\frac{\\exp(z_i)}{\\sum_{j=1}^{K} \\exp(z_j)}$$\n\n"
+               "The label $\\mathbf{y}$ is one-hot. If the true class is indexed by $c$, then "
+               "$y_c=1$ and all other $y_k=0$.\n\n"
+               "$$L_{CE} = -\\sum_{k=1}^{K} y_k \\ln(p_k)$$\n\n"
+               "$$\\frac{\\partial L_{CE}}{\\partial z_i} = {rhs}$$\n")
+
+
+@pytest.mark.parametrize("rhs,status", [("p_i - y_i", "holds"), ("y_i - p_i", "fails")])
+def test_two_losses_labelled_by_acronyms(rhs: str, status: str) -> None:
+    # L_{BCE} and L_{CE}: the labels B, C, E were read as indices of one L (and E as the
+    # note's loss letter), so L_CE's gradient was the sigmoid's loss
+    assert _verdicts(_TWO_LOSSES.replace("{rhs}", rhs))[-1] == status
+
+
+def test_the_true_class_indexed_by_a_letter() -> None:
+    from attncheck.verify.chains import CORRECT_CLASS
+
+    m = CORRECT_CLASS.search("If the true class is indexed by $c$, then $y_c=1$.")
+    assert m and "c" in m.groups()
+    assert not CORRECT_CLASS.search("the true class is indexed by $c_1$ here")

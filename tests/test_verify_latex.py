@@ -215,3 +215,16 @@ def test_every_report_compiles(path: Path, tmp_path: Path) -> None:
     tex = tmp_path / "report.tex"
     tex.write_text(to_latex(verify(str(path), numeric=False)), encoding="utf-8")
     assert_prints_cleanly(compile_pdf(tex).log.read_text(encoding="utf-8", errors="replace"))
+
+
+@pytest.mark.parametrize(("title", "latex"), [
+    # a program's snake_case name in a heading is words (it was set as maths: log_{s}oftmax…)
+    ("id: log_softmax_gradient tags: []", "id: log\\_softmax\\_gradient tags: []"),
+    ("cross_entropy loss", "cross\\_entropy loss"),
+    # a formula in plain text still is one
+    ("D(q_i k_i) = 1", "$D(q_i k_i) = 1$"),
+])
+def test_a_snake_case_name_in_a_title_is_words(title: str, latex: str) -> None:
+    from attncheck.notetex import text_source
+
+    assert text_source(title, "md", formulas=True) == latex

@@ -164,8 +164,12 @@ def _markdown() -> Any:
     from markdown_it import MarkdownIt
     from mdit_py_plugins.amsmath import amsmath_plugin
     from mdit_py_plugins.dollarmath import dollarmath_plugin
+    from mdit_py_plugins.front_matter import front_matter_plugin
 
+    # (front matter: Jekyll's, Hugo's and Obsidian's "---⏎title: …⏎---" header is metadata;
+    # read as Markdown, its last line became a heading over the first derivation)
     md = (MarkdownIt("commonmark", {"html": True})
+          .use(front_matter_plugin)
           .use(dollarmath_plugin, allow_labels=True, allow_space=True, allow_digits=True,
                double_inline=True)
           .use(amsmath_plugin)
@@ -436,9 +440,24 @@ def _theorem_fences(text: str) -> str:
     return "".join(parts + [text[at:]])
 
 
+#: A display's closing "$$" with the sentence's punctuation (or a stray quote) after it.
+_CLOSE_THEN_MARK = re.compile(r"\$\$[ \t]*([.,;:!?\"'”’，。；：！？、]+)[ \t]*$", re.MULTILINE)
+
+
+def _marks_after_closing(text: str) -> str:
+    """"… \\end{bmatrix}⏎$$." and "$$\"": MathJax closes the display at the "$$"; the
+    Markdown plugin only at a line that ends in it — and with blank lines allowed inside a
+    display, one unclosed display took every later pair of "$$" out of step.  The marks
+    become spaces (same offsets)."""
+    if "$$" not in text:
+        return text
+    return _CLOSE_THEN_MARK.sub(lambda m: m.group(0)[:m.start(1) - m.start()] +
+                                " " * len(m.group(0)[m.start(1) - m.start():]), text)
+
+
 def _scan_markdown(source: Source) -> list[Event]:
     # anchors are searched in the prepared text: same offsets, same delimiters as the tokens
-    text = _theorem_fences(_mathjax_delimiters(_containers(source.text)))
+    text = _theorem_fences(_mathjax_delimiters(_containers(_marks_after_closing(source.text))))
     too_many = _not_a_note(text)
     if too_many is not None:
         return [too_many]

@@ -63,6 +63,7 @@ from attncheck.verify.parse import (
     LIKELIHOOD,
     LOSS,
     EntryMatrix,
+    EntryVector,
     JacobianOf,
     Notation,
     ParseProblem,
@@ -1117,6 +1118,11 @@ class _Builder:
         if not (isinstance(a, Expr) and isinstance(b, Expr)):
             return
         name, value = (b, a) if step.relation == "=:" else (a, b)
+        if isinstance(value, EntryVector) and isinstance(name, Symbol) and \
+                isinstance(value.args[0], Indexed) and str(value.args[0].base) == name.name:
+            # z = [z_1, …, z_m] names a vector by its own entries: they are the quantities,
+            # and a name left unread before (S = QKᵀ, S the scores too) stays so
+            return
         self.vague.discard(_name_key(name))
         if isinstance(name, Symbol) and name.is_integer and name.name == self.notation.dim:
             given = substitute(value, self.aliases)  # (d_k = d_model/h: 512/8)
@@ -1525,6 +1531,9 @@ CORRECT_CLASS = re.compile(
     r"\s*(?:is|=|:)\s*([a-z])\b(?!\s*[_^=]|\()|"
     r"(?:正确|真实|目标)的?(?:类别|类|标签)的?(?:下标|索引|编号)?\s*(?:为|是|=)\s*([a-z])(?![A-Za-z_(^])"
     r"(?!\s*[=＝])|"  # (真实标签为 y = (0, 1): the label's value, not the class's letter)
+    # "If the true class is indexed by $c$": the class, by the letter that indexes it
+    r"(?<![A-Za-z])(?:correct|true|target|ground[- ]truth)\s+(?:class|label|category)\s+(?:is\s+)?"
+    r"(?:indexed|denoted|labell?ed)\s+by\s+\$?\s*([a-z])\b(?!\s*[_^=(])|"
     # "假设仅 y_k = 1", "only y_k = 1": the one entry that is 1 names the class
     r"(?:仅|只有|only)\s*[a-z]_\{?([a-z])\}?\s*=\s*1(?![0-9.])|"
     # "the t_j is 1 for only the actual class": the entry that is 1 there names the class

@@ -53,8 +53,10 @@ from sympy import (
     Symbol,
     exp,
     log,
+    numer,
     diff,
     simplify,
+    together,
 )
 from sympy.core.function import AppliedUndef
 
@@ -477,6 +479,18 @@ def _told_apart(lead: str, residual: Expr, context: str = "") -> tuple[Symbol, S
     return None
 
 
+def _other_case_of(before: Expr | None, lhs: Any, residual: Expr) -> tuple[Symbol, Symbol] | None:
+    """(a, b) when ``residual`` vanishes wherever a ≠ b and the step's left side, with a and
+    b made one letter, is ``before``, the previous display's: its diagonal twin."""
+    delta = _only_delta(residual, letters=True)
+    if before is None or delta is None or not isinstance(lhs, Expr) or lhs == before:
+        return None
+    a, b = delta.args
+    if lhs.xreplace({b: a}) == before or lhs.xreplace({a: b}) == before:
+        return (b, a) if b in lhs.free_symbols and a not in before.free_symbols else (a, b)
+    return None
+
+
 def _both_cases_of_a_variable(lhs: Expr, rhs: Expr) -> str:
     """The letter of a variable differentiated by (w) when the step also writes it in the
     other case (W) and never as itself outside the derivatives' variables, else ""."""
@@ -767,6 +781,9 @@ class _Context:
     independence_said: bool = True
     #: where the note says its random vectors are unit vectors (see _unit_vectors)
     unit_vectors: str = ""
+    #: the left side of the previous display's first step (∂ log p_i/∂z_i): a step that
+    #: writes it again by another index is likely its other case (see _other_case_of)
+    before: Expr | None = None
 
     def number_of(self, step: StepResult) -> int:
         """The seed number of a step: its position in the file (stable across reruns)."""
@@ -1337,9 +1354,11 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
     example = _at_example_scores(lhs, rhs, scores)
     if example is not None:  # Σ_j e^{z_j} = 2.718 + 7.389 + 20.086 at z = (1, 2, 3)
         a, b = example  # held to the places the step writes by _check_step
-        if a == b:
-            return StepStatus.HOLDS, (frozenset(),), S.Zero, False, "decimals"
-        return StepStatus.FAILS, (), a - b, False, "decimals"
+        # (equal as numbers, not only as written: −ln(e/(e + 1)) = ln(1 + 1/e))
+        decided = (StepStatus.HOLDS, (frozenset(),), S.Zero) if a == b else _numbers(a, b)
+        if decided is None:
+            raise UnsupportedExpression(f"cannot decide whether {text(a - b)} is 0")
+        return decided + (False, "decimals")
     scores_here = any(str(x.base.label) == "x" for x in (lhs - rhs).atoms(Indexed))
     if scores_here and any(side.has(S.Exp1) or any(f.args[0].is_number for f in side.atoms(exp))
                       for side in (lhs, rhs)):
@@ -1387,7 +1406,39 @@ def _judge(lhs: Expr, rhs: Expr, model: Model, declared: tuple[Hypothesis, ...],
         # log(e^a + e^b) = a + log(1 + e^{b−a}): a difference of logs SymPy leaves unsimplified;
         # its exponential is 1, and for real sides that makes the difference 0
         return StepStatus.HOLDS, (frozenset(),), S.Zero, False, "moments"
+    unread = _parameters_of_a_law(lhs, rhs, residual, model, variance) \
+        if status is StepStatus.FAILS else []
+    if unread:
+        # Σ_i E[X_i] = np, X_i a Bernoulli(p) trial in the words: p is a parameter of the
+        # note's own law, which verify did not read — the step is false only for some p
+        raise UnsupportedExpression(f"{', '.join(unread)} — verify did not read what it is in "
+                                    "this note, and the step does not hold for every value of "
+                                    "it")
     return status, needs, residual, mean_square, "moments"
+
+
+def _parameters_of_a_law(lhs: Expr, rhs: Expr, residual: Expr, model: Model,
+                         variance: Expr) -> list[str]:
+    """The letters verify did not read that a failing moment claim sets its moments equal to
+    (Σ_i E[X_i] = np: X_i Bernoulli(p) in the words): on the side without E, Var or Cov only,
+    while the moments' value is still the model's open one (μ_X) — a parameter of a law of the
+    note's own, for which the claim may hold.  A letter on both sides (Var(aX) = a Var(X)) is a
+    constant the claim is about, for every value of it."""
+    from derivations.expectation import is_random
+
+    sides = [e for e in (lhs, rhs) if not e.has(E, Var, Cov)]
+    moments = [e for e in (lhs, rhs) if e.has(E, Var, Cov)]
+    if len(sides) != 1 or len(moments) != 1:
+        return []
+    # (letters the residual's numerator holds: 1/c² · Var(q·k) = d_k σ²/c² is about σ, not c)
+    held = numer(together(residual)).free_symbols
+    letters = {c for c in sides[0].free_symbols & held
+               if isinstance(c, Symbol) and not c.is_integer and
+               c not in variance.free_symbols | {_MU, model.dim} and not is_random(c, model)}
+    if not letters or letters & moments[0].free_symbols or not held - letters - {model.dim} - {
+            c for c in held if isinstance(c, Symbol) and c.is_integer}:
+        return []
+    return sorted(str(c) for c in letters)
 
 
 def _check_step(ctx: _Context, step: Step, n: int, model: Model,
@@ -1649,6 +1700,14 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
             # two indices meet, which the words before it seem to rule out (not read as a case)
             return refused(f"holds for {apart[0]} ≠ {apart[1]}, which the words before it seem "
                            "to say (not read as a case)")
+        other = _other_case_of(ctx.before, step.lhs.value, residual) \
+            if status is StepStatus.FAILS else None
+        if other:
+            # ∂ log p_i/∂z_i = 1 − p_i, then ∂ log p_i/∂z_j = 0 − p_j in the next display: the
+            # off-diagonal case, by the look of it — which the note never says
+            return refused(f"holds for {other[0]} ≠ {other[1]}; the display before took "
+                           f"{other[0]} = {other[1]}, and the note does not say this is the "
+                           "other case (not read as a case)")
         cased = _both_cases_of_a_variable(lhs, rhs)
         if cased:
             # ∂loss/∂w = ∂C/∂w + λW with loss = C + λ/2‖W‖²: w and W one weight in two cases
@@ -1712,8 +1771,9 @@ def _label_letter_as_index(lhs: Expr, rhs: Expr, notation: Notation | None) -> s
 _DECIMAL = re.compile(r"(?<![\d.])\d*\.(\d+)")
 
 
-_SCORES = re.compile(r"(?<![\\\w])([A-Za-z])\s*=\s*[(\[]\s*(-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){1,9})"
-                     r"\s*[)\]]")
+_SCORES = re.compile(r"(?:\\(?:mathbf|boldsymbol|bm|vec)\s*\{\s*([A-Za-z])\s*\}|(?<![\\\w{])([A-Za-z]))"
+                     r"\s*=\s*(?:\\left\s*)?[(\[]\s*"
+                     r"(-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){1,9})\s*(?:\\right\s*)?[)\]]")
 
 
 def _example_scores(blocks: Sequence[Any], notation: Notation) -> tuple[Expr, ...]:
@@ -1721,9 +1781,11 @@ def _example_scores(blocks: Sequence[Any], notation: Notation) -> tuple[Expr, ..
     1.0, 0.1]), in inline or displayed math: the first such list of the scores' letter."""
     for b in blocks:
         for m in _SCORES.finditer(b.math.text):
-            if notation.rename.get(m.group(1), m.group(1)) == "x":
+            # (the letter bold, \mathbf{z} = (2.0, 1.0, 0.1), or plain)
+            letter = m.group(1) or m.group(2)
+            if notation.rename.get(letter, letter) == "x":
                 return tuple(Integer(f.numerator) / f.denominator for f in
-                             (Fraction(v.strip()) for v in m.group(2).split(",")))
+                             (Fraction(v.strip()) for v in m.group(3).split(",")))
     return ()
 
 
@@ -1789,9 +1851,16 @@ def _within_written_decimals(lhs: Expr, rhs: Expr, step: Step) -> bool:
     # to its own places; the decimals of the computation are its exact inputs
     results = [len(ms[0].group(1)) for side, ms in zip((step.lhs, step.rhs), written)
                if len(ms) == 1 and _DECIMAL.fullmatch((side.source or "").strip().rstrip(".,，。"))]
+    # A value cut or rounded to p places is off by less than 10^-p: where the other side
+    # writes no decimals (X_22 = 0.4, the matrix's given 0.3), a whole unit off is no
+    # rounding; where it writes rounded terms of its own (0.510 + 0.239 + 0.255 + 0.214 =
+    # 1.217, their exact sum 1.2174) their roundings add up, to a unit at most
+    def within(unit: float) -> bool:
+        return gap <= unit if all(written) else gap < unit
+
     if results:
-        return gap <= 10.0 ** -max(results)
-    if gap <= 10.0 ** -min(places):
+        return within(10.0 ** -max(results))
+    if within(10.0 ** -min(places)):
         return True
     if bool(written[0]) != bool(written[1]):
         # −log p_dog = −log(0.242), p_dog = 2.718/11.212 = 0.24243…: decimals on one side only
@@ -2067,6 +2136,8 @@ _TARGET_WORDS = re.compile(
     r"其[余他](?:的)?(?:都|均)?(?:为|是)\s*0|"
     r"(?:label|target|标签)[^.。]{0,40}(?:probability distribution|概率分布|sums? to (?:one|1)|和为\s*1)|"
     r"(?:probability distribution|概率分布)[^.。]{0,30}(?:label|target|标签)|"
+    # "teacher 分布 $q$", "the teacher's distribution": distillation's target, a distribution
+    r"(?:teacher|教师|老师|目标)\s*(?:的|'s)?\s*(?:概率)?\s*(?:分布|distribution)|"
     # "$y_j$ is the true label (1 if class $j$ is correct)", "1 for the true class": a label
     # that is 1 on one class (and so 0 on the others)
     r"\b(?:1|one)\s+(?:if|when)\s+(?:the\s+)?(?:class|label|category)\s*\$?\s*[a-z]\w*\s*\$?\s+"
@@ -2224,6 +2295,12 @@ def _law(m: Math, row: Row, model: Model, notation: Notation) -> list[tuple[Hypo
     from derivations import DistributedAs
 
     text = m.text[row.start:]
+    at = next(n for n, r in enumerate(row.relations) if r.value == "~")
+    left = row.pieces[at]
+    if left is not None and any(t.kind in ("FRAC", "PLUS", "MINUS", "SLASH", "DIV")
+                                for t in left.toks):
+        # Z = (X − μ)/σ ~ N(0, 1): the law of an expression in X (here Z), not of X's
+        return []
     fams = [f.name for f in model.families
             if re.search(rf"(^|[^a-zA-Z\\]){f.name}(?![A-Za-z])", text)]
     out: list[tuple[Hypothesis, int]] = []
@@ -2458,6 +2535,8 @@ def check_source(source: Source, fmt: Format, settings: Settings = Settings()) -
         declared = tuple(dict.fromkeys(blk.state.hypotheses + reading.hypotheses))
         declared = tuple(h for h in declared if _fits(h, model))
         results.append(_chain(ctx, chain, number, blk, model, declared))
+        ctx.before = chain.steps[0].lhs.value if isinstance(chain.steps[0].lhs.value, Expr) \
+            and chain.steps[0].condition_value is None else None
     results = _evidence(ctx, results)
     if not any(s.is_claim for d in results for s in d.steps) and \
             not any(n.problem for n in notes):

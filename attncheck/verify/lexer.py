@@ -243,6 +243,10 @@ class _Lexer:
             if c in " \t\n\r\u3000\u00a0":
                 i += 1
                 continue
+            if c == "%":  # a TeX comment, to the end of its line (\% is a macro)
+                end = text.find("\n", i, hi)
+                i = hi if end < 0 else end
+                continue
             if c == "\\":
                 i = self.macro(i, hi)
                 continue
@@ -354,6 +358,13 @@ class _Lexer:
         m = re.match(r"[a-zA-Z]+", _ahead(text, i, hi))
         assert m is not None
         run, j = m.group(0), 0
+        lost = _LOST_BACKSLASH.get(run)
+        after = _ahead(text, i + len(run), hi)[:1]
+        if lost and (after == "{" if lost[1] else not after.isalpha()):
+            # "rac{d_k}{d_k}", "⇥ext{Var}": \frac, \text stored in a string whose escapes
+            # (\f, \t, \r, \a) ate the backslash and the letter after it
+            raise LexError(f"'{run}' looks like \\{lost[0]} with its backslash and first "
+                           "letter lost (a string escape such as \\f or \\t took them)", i)
         if run in _PROSE_WORDS:  # "…, for~i = 1, …, C": an English word written in math
             self.emit("TEXT", run, i, i + len(run), note=run)
             return i + len(run)
@@ -362,6 +373,12 @@ class _Lexer:
         if not in_index and (len(run) >= 4 or run in _SHORT_NAMES) and \
                 not _WORD_RE.match(run) and re.search(r"[aeiouAEIOU]", run):
             # Gradient, sum, target: a name of several letters, not a product g·r·a·d·i·e·n·t
+            self.emit("LETTER", run, i, i + len(run))
+            return i + len(run)
+        if in_index and len(run) >= 2 and run.isupper() and self.out[-1].kind == "LBRACE" and \
+                _ahead(text, i + len(run), hi).startswith("}"):
+            # L_{BCE}, L_{CE}, D_{KL}: an acronym labels the letter (two losses in one note
+            # stay two), never the indices B, C, E
             self.emit("LETTER", run, i, i + len(run))
             return i + len(run)
         if in_index and len(run) >= 3 and self.out[-1].kind == "LBRACE" and \
@@ -994,6 +1011,13 @@ def _conditions_after_quads(body: list[Tok]) -> list[Tok]:
 #: their ASCII twins, one character for one, so every offset stays where it was.
 _FULL_WIDTH = {c: c - 0xFEE0 for c in [*range(0xFF10, 0xFF1A), *range(0xFF21, 0xFF3B),
                                         *range(0xFF41, 0xFF5B), 0xFF1C, 0xFF1D, 0xFF1E]}
+
+
+#: Macros whose first letter is a string escape (\f, \t, \r, \a): what is left of each when
+#: the escape took it, the macro, and whether a brace must follow (as after \frac).
+_LOST_BACKSLASH = {"rac": ("frac", True), "ext": ("text", True), "extbf": ("textbf", True),
+                   "ight": ("right", False), "pprox": ("approx", False),
+                   "imes": ("times", False)}
 
 
 def tokenize(text: str) -> list[Tok]:

@@ -544,8 +544,8 @@ def survey(rows: Sequence[Sequence[Row]], default_dim: str | None = None,
                     constants=frozenset((shifts | (_shift_letters(rows, score_letters)
                                                    - as_indices - indexed - {"e", dim}))
                                         - set(families) - set(rename)),
-                    softmax_in_conventions=(output, logits) == ("y", "x") and
-                    "x" not in rename and "y" not in rename)
+                    softmax_in_conventions=output is not None and logits == "x" and
+                    "x" not in rename and rename.get(output, output) == "y")
 
 
 #: Words between two formulas that make them two names of one thing ("$a^{[L]}$，即 $\hat y$",

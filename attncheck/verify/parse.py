@@ -1202,6 +1202,8 @@ class _Build(Transformer_NonRecursive):
                                "algebra is not checked", _where(meta))
         if isinstance(x, _SubParen):
             return self.v(x.expr, meta, what) ** x.power
+        if isinstance(x, _Series) and not isinstance(x.terms[-1], _Dots):
+            self._written_out(x.terms[:-1], x.terms[-1], meta)  # why its last term is not one
         if isinstance(x, _Series):
             raise ParseProblem("a written-out sum needs its last term after \\cdots", _where(meta))
         if isinstance(x, _Fn):
@@ -1368,9 +1370,32 @@ class _Build(Transformer_NonRecursive):
         """P(y | x): the condition is part of the quantity's name, never evaluated."""
         return _Tuple((ch[1], ch[3]))
 
-    def vector_(self, meta: Any, ch: list[Any]) -> _Literal:
-        return _Literal(tuple(self.v(c, meta, "in a vector") for c in ch
-                              if not isinstance(c, Token)))
+    def vector_(self, meta: Any, ch: list[Any]) -> _Literal | _EntryVec:
+        items = tuple(c for c in ch if not isinstance(c, Token))
+        if any(isinstance(c, _Dots) for c in items):
+            return self._pattern_vector(items, meta)
+        return _Literal(tuple(self.v(c, meta, "in a vector") for c in items))
+
+    def _pattern_vector(self, items: tuple[Any, ...], meta: Any) -> _EntryVec:
+        """[a_1, a_2, ⋯, a_n] and [0, 0, ⋯, −1/a_j, ⋯, 0] (one entry singled out, at the index
+        its letter names): the vector at its entry :data:`ROW`."""
+        where = _where(meta)
+        dots = [n for n, t in enumerate(items) if isinstance(t, _Dots)]
+        if dots[0] == 0 or dots[-1] == len(items) - 1 or len(dots) > 2 or \
+                (len(dots) == 2 and dots[1] != dots[0] + 2):
+            raise ParseProblem("\\cdots here is not part of a written-out vector", where)
+        tail = items[dots[-1] + 1:]
+        body, var, lo, hi = self._pattern(items[:dots[0]], tail[-1], meta, constant=True)
+        if lo != 1 or any(body.xreplace({var: hi - len(tail) + 1 + n}) != self.v(t, meta)
+                          for n, t in enumerate(tail[:-1])):
+            raise ParseProblem("cannot read the written-out vector: its entries are not one "
+                               "pattern from the first", where)
+        entry = body.xreplace({var: ROW})
+        if len(dots) == 2:
+            g = self.v(items[dots[0] + 1], meta, "in a vector")
+            at = self._singled_out(g, body, var, meta)
+            entry += KroneckerDelta(ROW, at) * (g - body.xreplace({var: at}))
+        return _EntryVec(entry)
 
     def tuple_(self, meta: Any, ch: list[Any]) -> _Tuple:
         return _Tuple(tuple(c for c in ch if not isinstance(c, Token)))
@@ -1582,6 +1607,9 @@ class _Build(Transformer_NonRecursive):
                 raise ParseProblem("softmax(x)_i takes one index", where)
             return base.entry.xreplace({ROW: indices[0]})
         if isinstance(base, _Fn):
+            if base.name == "delta" and not indices:
+                # δ_{\text{true}}: an error term named by a word, a name of its own
+                return base.coeff * Symbol(f"δ_{idx.text}")
             if base.name == "delta" and len(indices) != 2:
                 # δ_i, δ_2, δ^{[conv]}_{k,i,j}: backprop's error term (of unit i, of layer 2,
                 # of a convolution's map k at i, j), a name — Kronecker's δ takes two
@@ -1971,6 +1999,12 @@ class _Build(Transformer_NonRecursive):
             return False
         return f in (LOSS,) or any(str(a.base.label) in SOFTMAX_BASES for a in f.atoms(Indexed))
 
+    def _by_whole_output(self, f: Any) -> bool:
+        """∂f/∂p with p the note's whole softmax output (named by a letter of its own): f the
+        loss, or written in entries — not in the bare output itself."""
+        return self._scores_named() and isinstance(f, Expr) and \
+            Symbol("y") not in f.free_symbols and (f == LOSS or f.has(Indexed))
+
     def _gradient(self, x: Any) -> _EntryVec | _Matrix | JacobianOf | None:
         """∇_z L, ∇_𝐩 L: the gradient of a quantity of softmax's by its whole scores or its
         whole output, entry by entry; ∇_z π of the whole output, its Jacobian; ∂L/∂W, ∂L/∂𝐛
@@ -1988,9 +2022,7 @@ class _Build(Transformer_NonRecursive):
             return JacobianOf(Symbol("y"), Symbol("x"))  # ∇_z π, π softmax's whole output
         if by == "x" and not self._by_whole_scores(x.body, bold=True):
             return None
-        if by == "y" and not (self._scores_named() and isinstance(x.body, Expr) and
-                              Symbol("y") not in x.body.free_symbols and (
-                                  x.body == LOSS or x.body.has(Indexed))):
+        if by == "y" and not self._by_whole_output(x.body):
             return None
         return _EntryVec(x.coeff * Derivative(x.body, IndexedBase(by)[ROW]))
 
@@ -2307,6 +2339,9 @@ class _Build(Transformer_NonRecursive):
         if x == Symbol("x") and not isinstance(top, _Vector) and self._by_whole_scores(f, bold):
             # ∂L/∂z, z the note's whole scores: the gradient, entry by entry
             return _EntryVec(Derivative(f, IndexedBase("x")[ROW]))
+        if x == Symbol("y") and not isinstance(top, _Vector) and self._by_whole_output(f):
+            # ∂L/∂a, a the note's whole softmax output: the gradient, entry by entry (as ∇_a L)
+            return _EntryVec(Derivative(f, IndexedBase("y")[ROW]))
         layer = self._by_layer(f, x)
         if layer is not None:
             return layer
@@ -2364,7 +2399,15 @@ class _Build(Transformer_NonRecursive):
             terms = a.terms if isinstance(a, _Series) else (a,)
             return _Series(terms + (_Dots(),))
         if isinstance(a, _Series):
-            return self._written_out(a.terms, b if sign > 0 else -self.v(b, meta), meta)
+            term = b if sign > 0 else -self.v(b, meta)
+            if sum(isinstance(t, _Dots) for t in a.terms) == 1:
+                try:
+                    return self._written_out(a.terms, term, meta)
+                except ParseProblem:
+                    # p_i y_1 + p_i y_2 + ⋯ + (p_i − y_i) + ⋯: a term singled out, if more dots
+                    # follow (else the sum is refused as it was, see v)
+                    return _Series(a.terms + (term,))
+            return self._written_out(a.terms, term, meta)
         if isinstance(_bare(a), Grid) or isinstance(_bare(b), Grid):
             return self._grid_sum(_bare(a), _bare(b), sign, meta)
         if isinstance(a, (_Matrix, _RowOuter)) or isinstance(b, (_Matrix, _RowOuter)):
@@ -2514,10 +2557,35 @@ class _Build(Transformer_NonRecursive):
         return _Matrix(entry(a) + sign * entry(b))
 
     def _written_out(self, terms: tuple[Any, ...], last: Any, meta: Any) -> Expr:
-        """``t_1 + t_2 + ⋯ + t_n`` → Σ_{a=1}^{n} t_a, checked against every term written."""
+        """``t_1 + t_2 + ⋯ + t_n`` → Σ_{a=1}^{n} t_a, checked against every term written;
+        ``t_1 + ⋯ + g + ⋯ + t_n`` with one term singled out (the one that differs at the index
+        its letter names: 0 + ⋯ + e^{z_k} + ⋯ + 0) → the sum with g in place of t_m."""
         where = _where(meta)
-        k = terms.index(_Dots())
-        before = [a for t in terms[:k] for a in Add.make_args(self.v(t, meta))]
+        dots = [n for n, t in enumerate(terms) if isinstance(t, _Dots)]
+        if len(dots) == 2 and dots[1] == dots[0] + 2:
+            g = self.v(terms[dots[0] + 1], meta, "in a sum")
+            after = [self.v(t, meta, "in a sum") for t in terms[dots[1] + 1:]]
+            body, var, lo, hi = self._pattern(terms[:dots[0]], last, meta, constant=True)
+            if any(body.xreplace({var: hi - len(after) + n}) != t for n, t in enumerate(after)):
+                raise ParseProblem("cannot read the written-out sum: its terms are not one "
+                                   "pattern", where)
+            if body == 0:  # 0 + 0 + ⋯ + e^{z_k} + ⋯ + 0: the one term
+                return g
+            at = self._singled_out(g, body, var, meta)
+            return Sum(body, (var, lo, hi)) - body.xreplace({var: at}) + g
+        if len(dots) != 1:
+            raise ParseProblem("cannot read the written-out sum: its terms are not one pattern",
+                               where)
+        body, var, lo, hi = self._pattern(terms[:dots[0]], last, meta)
+        return Sum(body, (var, lo, hi))
+
+    def _pattern(self, terms: tuple[Any, ...], last: Any, meta: Any, constant: bool = False
+                 ) -> tuple[Expr, Symbol, Expr, Expr]:
+        """The general term of ``terms ⋯ last``, its index and the index's first and last
+        values; with ``constant``, terms that are one number (0, 0, ⋯, 0) are that number, to
+        the note's length."""
+        where = _where(meta)
+        before = [a for t in terms for a in Add.make_args(self.v(t, meta))]
         # SymPy orders an Add's terms its own way: the first is the one with the least indices
         before.sort(key=lambda t: sorted(int(a) for x in t.atoms(Indexed) for a in x.indices
                                          if a.is_Integer))
@@ -2525,6 +2593,10 @@ class _Build(Transformer_NonRecursive):
         if not before:
             raise ParseProblem("a written-out sum needs its first term before \\cdots", where)
         first = before[0]
+        var = next((index_symbol(c) for c in "ijlmr" if index_symbol(c) not in
+                    first.atoms(Symbol) | last.atoms(Symbol)), index_symbol("i"))
+        if constant and first.is_number and all(t == first for t in before + [last]):
+            return first, var, Integer(1), self._length()
         # the indices that differ between the first and the last term
         firsts = [x for x in first.atoms(Indexed)]
         # each entry of the first term is matched with the last term's entry of its letter
@@ -2533,9 +2605,7 @@ class _Build(Transformer_NonRecursive):
         shared = first.atoms(Indexed) & last.atoms(Indexed)
         lasts = {(x.base, len(x.indices)): x for x in last.atoms(Indexed) if x not in shared}
         firsts = [x for x in firsts if x not in shared]
-        # atoms, not free symbols: the i of ∂p_1/∂x_i is taken, though x_i is its variable
-        var = next((index_symbol(c) for c in "ijlmr" if index_symbol(c) not in
-                    first.atoms(Symbol) | last.atoms(Symbol)), index_symbol("i"))
+        # (atoms, not free symbols: the i of ∂p_1/∂x_i is taken, though x_i is its variable)
         lo: Expr | None = None
         hi: Expr | None = None
         mapping: dict[Indexed, Indexed] = {}
@@ -2563,11 +2633,23 @@ class _Build(Transformer_NonRecursive):
                 body.xreplace({var: lo + n}) != t for n, t in enumerate(before)):
             raise ParseProblem("cannot read the written-out sum: its terms are not one pattern",
                                where)
-        if hi == self.dim and lo == 1 and isinstance(body, Mul) and len(body.args) == 2 and all(
-                isinstance(f, Indexed) and f.indices == (var,) and str(f.base.label) in
-                self.families for f in body.args):
-            pass  # Σ q_i k_i: kept as the sum the note wrote
-        return Sum(body, (var, lo, hi))
+        return body, var, lo, hi
+
+    def _singled_out(self, g: Expr, body: Expr, var: Symbol, meta: Any) -> Expr:
+        """The index at which a written-out sum (or vector) shows ``g`` in place of its general
+        term ``body``: where g writes the running letter's entry (y_i in p_i y_1 + ⋯ + (p_i −
+        y_i) + ⋯), else the one index letter g has (p_i, −1/a_j)."""
+        running = {(x.base, n) for x in body.atoms(Indexed) for n, a in enumerate(x.indices)
+                   if a == var}
+        at = {x.indices[n] for x in g.atoms(Indexed) for base, n in running
+              if x.base == base and n < len(x.indices) and isinstance(x.indices[n], Symbol)}
+        if not at:
+            at = {a for x in g.atoms(Indexed) for a in x.indices
+                  if isinstance(a, Symbol) and not a.is_number}
+        if len(at) != 1:
+            raise ParseProblem("cannot read the written-out sum: at which index its singled-out "
+                               "term stands, its letters do not say", _where(meta))
+        return at.pop()
 
     def neg(self, meta: Any, ch: list[Any]) -> Any:
         x = ch[1]
@@ -2662,6 +2744,13 @@ class _Build(Transformer_NonRecursive):
             return sqrt(self._operator_value(Var, x, meta))
         if word in ("softmax", "Softmax", "softMax"):
             inner = x.expr if isinstance(x, _Paren) else x
+            entry = _softmax_entry(ss)
+            if entry is not None and isinstance(inner, (_Vector, Symbol)):
+                return entry  # softmax_j(𝐨): softmax(𝐨)_j
+            if entry is not None and isinstance(inner, Expr) and not inner.is_Atom and \
+                    not isinstance(inner, Indexed):
+                # softmax_j (1 − softmax_j): the output's entry j times what follows
+                return entry * self.v(inner, meta)
             of = self._softmax_of(inner)
             if of is not None:
                 return of
@@ -2688,6 +2777,8 @@ class _Build(Transformer_NonRecursive):
             raise ParseProblem(f"{word} needs its argument in parentheses", _where(meta))
         if word in ("max", "min") and ss is not None and "sub" in ss and "sup" not in ss:
             return _Fn(word)  # \max_k z_k: the largest entry (applied to what follows)
+        if word in ("softmax", "Softmax", "softMax") and _softmax_entry(ss) is not None:
+            return _softmax_entry(ss)  # \mathrm{softmax}_j: the output's entry j
         if word in _OPTIMIZERS:
             raise ParseProblem(f"{word} (an optimisation or a limit, not a value) is not "
                                "checked", _where(meta))
@@ -2868,6 +2959,23 @@ def _as_partial(x: Any) -> Any:
     return None
 
 
+def _softmax_entry(ss: dict[str, Any] | None) -> Expr | None:
+    """softmax_j, \\mathrm{softmax}_j^2: the softmax output's entry j (to its power), as
+    softmax(x)_j is — None without one plain index below."""
+    idx = ss.get("sub") if ss else None
+    if not isinstance(idx, _Index) or len(idx.items) != 1 or len(idx.items[0]) != 1:
+        return None
+    i = idx.items[0][0]
+    if isinstance(i, Symbol) and len(i.name) == 1 and i.name.isalpha() and not i.is_integer:
+        i = index_symbol(i.name)
+    if not (isinstance(i, Integer) and i > 0 or isinstance(i, Symbol) and i.is_integer):
+        return None
+    power = ss.get("sup", S.One) if ss else S.One
+    if not (isinstance(power, Expr) and power.is_Integer and 0 < power <= 4):
+        return None
+    return IndexedBase("y")[i] ** power
+
+
 class _NoneMarker:
     pass
 
@@ -2997,8 +3105,9 @@ class Parser:
             inner = exc.orig_exc
             if isinstance(inner, ParseProblem):
                 raise inner from None
-            if isinstance(inner, (TypeError, ValueError, ArithmeticError, RecursionError,
-                                  AttributeError, IndexError)):
+            if isinstance(inner, Exception) and not isinstance(inner, MemoryError):
+                # (SymPy's own refusals too — IndexException for δ_{\text{true}}: one formula
+                # not read, never the whole file stopped)
                 where = getattr(getattr(exc.obj, "meta", None), "start_pos", 0) or 0
                 raise ParseProblem(f"cannot build this expression: {inner}", where) from None
             raise

@@ -83,6 +83,9 @@ _ABOUT = re.compile(r"分量|元素|随机变量|隨機變數|隨機變量|向�
 
 
 #: A remark in parentheses: "（因为 qkv 是 layer norm 后得到的）" explains, it does not conclude.
+#: "if …, then …": the "then" (after a supposition) that starts a consequence.
+_THEN = re.compile(r"(?:如果|若|假如|倘若|\b(?:if|when)\b)[^。；;]*?(?P<then>[，,]\s*(?:则|那么|就有|便有)|"
+                   r"\bthen\b)", re.I)
 _ASIDE = re.compile(r"（[^（）]*）|\([^()]*\)")
 
 
@@ -104,6 +107,11 @@ def read_assumptions(text: str, families: tuple[str, ...], scalars: tuple[str, .
     for sentence, at in _sentences(text):
         if _NEGATED.search(sentence) or _CONCLUSION.search(_ASIDE.sub("", sentence)):
             continue
+        then = _THEN.search(sentence)
+        if then:
+            # "如果 $X \sim N(\mu, \sigma^2)$，则 $Z = … \sim N(0, 1)$": what follows "then" is
+            # the consequence, about another quantity — no assumption of the note's
+            sentence = sentence[:then.start("then")]
         if scalars:
             out += _scalar_facts(sentence, at, scalars, scalars_are_components)
         if not (_ABOUT.search(sentence) or context):
@@ -240,8 +248,24 @@ def _named_components(sentence: str, families: tuple[str, ...]
     return out
 
 
+#: A single letter in a sentence (not part of a word or a macro's name).
+_MATH_LETTER = re.compile(r"(?<![\\A-Za-z])[A-Za-z](?![A-Za-z])")
+
+
+def _about_another(sentence: str, families: tuple[str, ...]) -> bool:
+    """The sentence's math names a capital letter of its own and no family's ("验证标准化后的
+    随机变量 $Z$ 的期望为 0"): its moments are that variable's, not the components'."""
+    # (the math comes with its dollars or without them; "A" and "I" may be English words)
+    letters = {m.group(0) for m in _MATH_LETTER.finditer(sentence)} - {"A", "I", "a"}
+    fams = {f.lower() for f in families}
+    return bool(letters) and not {c.lower() for c in letters} & fams and \
+        any(c.isupper() for c in letters)
+
+
 def _one(sentence: str, at: int, families: tuple[str, ...]) -> list[Found]:
     out: list[Found] = []
+    if _about_another(sentence, families):
+        return out
 
     def add(h: Hypothesis, m: re.Match[str]) -> None:
         out.append(Found(h, m.group(0).strip(), at + m.start()))
