@@ -2616,7 +2616,19 @@ def _chain(ctx: _Context, chain: Chain, number: int, blk: _Block, model: Model,
     elif claims:
         conclusion = claims[-1]
     loc = _loc(ctx, first.lhs) if first.lhs.end > first.lhs.start else _loc(ctx, first.rhs)
-    return DerivationResult(number, loc, blk.title, model, declared, tuple(steps), conclusion)
+    return DerivationResult(number, loc, blk.title, model, declared, tuple(steps), conclusion,
+                            _letters(ctx.notation))
+
+
+def _letters(notation: Notation | None) -> tuple[tuple[str, str], ...]:
+    """(verify's letter, the note's) for the softmax's letters the note names its own way."""
+    if notation is None:
+        return ()
+    back: dict[str, str] = {}
+    for note_letter, convention in notation.rename.items():
+        if convention in ("x", "y", "t") and len(note_letter) == 1 and note_letter.isalpha():
+            back.setdefault(convention, note_letter)
+    return tuple(sorted(back.items()))
 
 
 def _chain_variable(chain: Chain, upto: int | None = None) -> Expr | None:
