@@ -31,6 +31,8 @@ NOTES = notes()
 UNSUPPORTED: dict[str, str] = {
     r"an indicator of \S+ [<>≤≥] ": "ReLU's indicator 1[z_i > 0]: a condition on a real value, not "
     "on indices, is not applied",
+    r"a case on a real value \(|'otherwise' after a case verify does not apply": "ReLU's cases "
+    "{∂L/∂y_i if x_i > 0, 0 otherwise}: a case on a real value is not applied",
     r"unknown macro \\verb": "a program's variables written with \\verb|…| beside the maths",
     r"inside an expectation is not random in this note": "a moment of a letter the note does "
     "not make random (scalar random variables beside vector families)",
