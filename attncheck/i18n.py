@@ -713,6 +713,8 @@ NOTES_ZH: tuple[tuple[str, str], ...] = (
     ((r"^'(\w+)' looks like \\(\w+) with its backslash and first letter lost \(a string escape "
       r"such as \\f or \\t took them\)$"),
      r"'\1' 像是丢了反斜杠和首字母的 \\\2（字符串转义如 \\f、\\t 吃掉了它们）"),
+    (r"^a case on a real value \((.+)\) is not applied$", r"不应用关于实数值的分情况（\1）"),
+    (r"^'otherwise' after a case verify does not apply$", "“否则”所对的分情况 verify 不应用"),
     (r"^\\cdots here is not part of a written-out vector$", r"这里的 \\cdots 不属于写出的向量"),
     ((r"^cannot read the written-out sum: at which index its singled-out term stands, its "
       r"letters do not say$"), "读不懂写开的求和：单独写出的那一项在哪个指标上，它的字母没有说明"),

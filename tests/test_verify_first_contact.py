@@ -501,6 +501,8 @@ def test_a_case_in_a_bold_line_with_a_code_span() -> None:
     "cannot read the written-out sum: at which index its singled-out term stands, its letters "
     "do not say",
     "cannot read the written-out vector: its entries are not one pattern from the first",
+    "a case on a real value (x_i > 0) is not applied",
+    "'otherwise' after a case verify does not apply",
 ])
 def test_the_new_reasons_are_said_in_chinese(note: str) -> None:
     import re
@@ -3401,3 +3403,50 @@ def test_the_true_class_indexed_by_a_letter() -> None:
     m = CORRECT_CLASS.search("If the true class is indexed by $c$, then $y_c=1$.")
     assert m and "c" in m.groups()
     assert not CORRECT_CLASS.search("the true class is indexed by $c_1$ here")
+
+
+# -- batch 60 --
+
+_RELU = ("### Softmax: $s_i = e^{z_i} / \\sum_j e^{z_j}$\n\n"
+         "$$ s_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}} $$\n\n"
+         "$$ L = -\\sum_i y_i \\log s_i $$\n\n"
+         "### ReLU: $y_i = \\max(0, x_i)$\n\n"
+         "$$\\frac{\\partial L}{\\partial x_i} = \\begin{cases} {a} & \\text{if } x_i > 0 \\\\ "
+         "{b} & \\text{otherwise} \\end{cases}$$\n")
+
+
+@pytest.mark.parametrize("a,b", [("\\partial L / \\partial y_i", "0"), ("1", "1")])
+def test_a_case_on_a_real_value_is_not_applied(a: str, b: str) -> None:
+    # ReLU's derivative by cases on x_i > 0: neither branch is judged as if for every x_i
+    # (both failed, with the note's L and x taken for the softmax's), right or wrong
+    r = verify_text(_RELU.replace("{a}", a).replace("{b}", b), "n.md", numeric=False)
+    steps = [s for s in r.steps if s.kind == "claim"][-2:]
+    assert [s.status.value for s in steps] == ["not-checked", "not-checked"]
+    assert "a case on a real value (x_i > 0)" in steps[0].note
+    assert "'otherwise' after a case verify does not apply" in steps[1].note
+
+
+def test_an_otherwise_after_an_index_case_still_is_one() -> None:
+    text = ("$$ p_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n$$\\frac{\\partial p_i}{\\partial z_j} "
+            "= \\begin{cases} p_i(1-p_i) & \\text{if } i = j \\\\ {b} & \\text{otherwise} "
+            "\\end{cases}$$\n")
+    assert _verdicts(text.replace("{b}", "-p_i p_j")) == ["holds", "holds"]
+    assert _verdicts(text.replace("{b}", "p_i p_j")) == ["holds", "fails"]
+
+
+_DOTTED = ("$$ S_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}} $$\n\n$$\n\\left[\\begin{matrix}\n"
+           "\\frac{\\partial S_1}{\\partial z_1} & \\frac{\\partial S_1}{\\partial z_2} & \\cdots "
+           "& \\frac{\\partial S_1}{\\partial z_n}\\\\\n"
+           "\\vdots & \\vdots & \\ddots & \\vdots \\\\\n"
+           "\\frac{\\partial S_n}{\\partial z_1} & \\frac{\\partial S_n}{\\partial z_2} & \\cdots "
+           "& \\frac{\\partial S_n}{\\partial z_n}\\\\\n\\end{matrix}\\right]\n=\n"
+           "\\left[\\begin{matrix}\nS_1(1 - S_1) & -S_1S_2 & \\cdots & {e}\\\\\n"
+           "\\vdots & \\vdots & \\ddots & \\vdots \\\\\n"
+           "-S_nS_1 & -S_nS_2 & \\cdots & S_n(1 - S_n)\\\\\n\\end{matrix}\\right]\n$$\n")
+
+
+@pytest.mark.parametrize("entry,status", [("-S_1S_n", "holds"), ("-S_1S_1", "fails")])
+def test_two_written_matrices_with_dots(entry: str, status: str) -> None:
+    # ∂S_1/∂z_n against −S_1 S_n: n is the last of the written rows and columns, never 1 (a
+    # general n might be, and the step "failed at entry (1, 4)")
+    assert _verdicts(_DOTTED.replace("{e}", entry)) == [status]

@@ -11,7 +11,7 @@ import pytest
 from rich.cells import cell_len
 from rich.console import Console
 
-from attncheck.verify import verify
+from attncheck.verify import verify, verify_text
 from attncheck.verify.terminal import print_result, readable
 
 EXAMPLES = sorted(p for p in (Path(__file__).parents[1] / "examples").iterdir()
@@ -93,3 +93,18 @@ def test_reasons_in_chinese_and_in_the_notes_letters(tmp_path: Path) -> None:
     assert "近似（≈）不是恒等式" in out
     assert "期望里的 z_1, z_2" in out  # the note's z, not verify's x
     assert "期望里的 x" not in out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_reasons_and_failures_in_the_notes_letters(lang: str) -> None:
+    # p the output and y the label in the note: verify calls them y and t, and said so in its
+    # reasons ("definition of y_i") and failures ("= y_i t_i − t_i, not y_i − t_i")
+    text = ("$$ p_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}} $$\n\n"
+            "$$ L = -\\sum_k y_k \\log p_k $$\n\n"
+            "$$ \\frac{\\partial L}{\\partial z_i} = p_i - y_i $$\n\n"
+            "$$ -y_i(1 - p_i) = p_i - y_i $$\n")
+    buf = io.StringIO()
+    console = Console(file=buf, width=80, color_system=None, soft_wrap=False)
+    print_result(verify_text(text, "n.md", numeric=False), console, lang)
+    out = buf.getvalue()
+    assert "p_i y_i − y_i" in out and "t_i" not in out, out

@@ -1249,8 +1249,11 @@ def _jacobian_entries(side: Expr, other: Expr) -> Expr:
 
 def _at_written_size(side: Expr, other: Expr) -> Expr:
     """The written matrix beside a Jacobian with ⋯ in it: its n at the size the dots imply."""
-    if not (isinstance(other, (JacobianOf, EntryMatrix)) and isinstance(side, VectorLiteral)
-            and side.has(DOTS)):
+    # (beside another written matrix with dots too: ∂S_1/∂z_n against −S_1 S_n, n the last of
+    # four written rows and columns — never 1, which a general n might be)
+    if not (isinstance(other, (JacobianOf, EntryMatrix)) or (
+            isinstance(other, VectorLiteral) and other.has(DOTS))) or \
+            not (isinstance(side, VectorLiteral) and side.has(DOTS)):
         return side
     rows = [list(r.args) if isinstance(r, VectorLiteral) else [r] for r in side.args]
     end = Integer(max(len(rows), max(len(r) for r in rows)) + 1)
@@ -1497,6 +1500,24 @@ def _check_step(ctx: _Context, step: Step, n: int, model: Model,
     case: dict[Expr, Expr] = {}
     # the class a one-hot label marks is in every step about the loss, written or not
     labels = {h.label for h in declared if hasattr(h, "label")}
+    # (x_i > 0 against k > 1: an entry of a vector, or a letter that is no index letter)
+    otherwise = [prev_cond] if cond and cond[0] == "otherwise" and prev_cond else []
+    real = next((c for c in conds + otherwise if c and c[0] in (">", "<", "≥", "≤") and any(
+        isinstance(x, Expr) and (x.has(Indexed) or any(
+            not s.is_integer or len(s.name) > 1 for s in x.free_symbols
+            if isinstance(s, Symbol)))
+        for x in c[1:])), None)
+    if real is None and cond and cond[0] == "otherwise" and not prev_cond:
+        # {∂L/∂y_i if x_i > 0; 0 otherwise}: the other branch's case was none verify reads as
+        # an index relation, so "otherwise" names no case it can apply
+        return _recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: 'otherwise' after "
+                         "a case verify does not apply", n, dset, model)
+    if real is not None:
+        # ReLU's ∂L/∂x_i = {∂L/∂y_i if x_i > 0, 0 otherwise}: a case on a real value, which
+        # verify does not apply (its cases are indices' equalities)
+        return _recorded(ctx, step, StepStatus.NOT_CHECKED, "cannot check: a case on a real "
+                         f"value ({text(real[1])} {real[0]} {text(real[2])}) is not applied", n,
+                         dset, model)
     for c in sorted(conds, key=lambda c: c[0] != "="):
         if c[0] == "otherwise" or not all(x.is_Integer or x in labels or _free_in(lhs - rhs, x)
                                           for x in c[1:]):
@@ -2616,7 +2637,19 @@ def _chain(ctx: _Context, chain: Chain, number: int, blk: _Block, model: Model,
     elif claims:
         conclusion = claims[-1]
     loc = _loc(ctx, first.lhs) if first.lhs.end > first.lhs.start else _loc(ctx, first.rhs)
-    return DerivationResult(number, loc, blk.title, model, declared, tuple(steps), conclusion)
+    return DerivationResult(number, loc, blk.title, model, declared, tuple(steps), conclusion,
+                            _letters(ctx.notation))
+
+
+def _letters(notation: Notation | None) -> tuple[tuple[str, str], ...]:
+    """(verify's letter, the note's) for the softmax's letters the note names its own way."""
+    if notation is None:
+        return ()
+    back: dict[str, str] = {}
+    for note_letter, convention in notation.rename.items():
+        if convention in ("x", "y", "t") and len(note_letter) == 1 and note_letter.isalpha():
+            back.setdefault(convention, note_letter)
+    return tuple(sorted(back.items()))
 
 
 def _chain_variable(chain: Chain, upto: int | None = None) -> Expr | None:

@@ -186,6 +186,9 @@ class DerivationResult:
     declared: tuple[Hypothesis, ...]
     steps: tuple[StepResult, ...]
     conclusion: StepResult
+    #: verify's letters and the note's (y → p where p_i = e^{z_i}/Σ…): the letters its
+    #: formulas are said in, in reasons and verdicts
+    letters: tuple[tuple[str, str], ...] = ()
 
     @property
     def holds(self) -> bool:

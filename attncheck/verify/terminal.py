@@ -30,6 +30,7 @@ from pylatexenc.macrospec import std_macro
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+from sympy import Basic, IndexedBase, Symbol
 
 from attncheck.i18n import Words
 from attncheck.text import hypotheses_text, printable, text
@@ -124,6 +125,11 @@ class _Say:
         self.notation = notation
 
     def math(self, e: object, d: DerivationResult) -> str:
+        if d.letters and isinstance(e, Basic):
+            # in the note's letters (p_i, not verify's y_i): one pass, so y → p and t → y swap
+            e = e.xreplace({old: new for a, b in d.letters
+                            for old, new in ((IndexedBase(a), IndexedBase(b)),
+                                             (Symbol(a), Symbol(b)))})
         return text(e, notation=self.notation, hypotheses=d.declared)  # type: ignore[arg-type]
 
     def hyps(self, hs: frozenset, d: DerivationResult) -> str:  # type: ignore[type-arg]
