@@ -3105,9 +3105,11 @@ class Parser:
             inner = exc.orig_exc
             if isinstance(inner, ParseProblem):
                 raise inner from None
-            if isinstance(inner, Exception) and not isinstance(inner, MemoryError):
+            if isinstance(inner, Exception) and not isinstance(
+                    inner, (MemoryError, NameError, AssertionError, ImportError)):
                 # (SymPy's own refusals too — IndexException for δ_{\text{true}}: one formula
-                # not read, never the whole file stopped)
+                # not read, never the whole file stopped; a slip in verify's own code still
+                # surfaces)
                 where = getattr(getattr(exc.obj, "meta", None), "start_pos", 0) or 0
                 raise ParseProblem(f"cannot build this expression: {inner}", where) from None
             raise
