@@ -441,7 +441,7 @@ def _theorem_fences(text: str) -> str:
 
 
 #: A display's closing "$$" with the sentence's punctuation (or a stray quote) after it.
-_CLOSE_THEN_MARK = re.compile(r"\$\$[ \t]*([.,;:!?\"'”’，。；：！？、]+)[ \t]*$", re.MULTILINE)
+_CLOSE_THEN_MARK = re.compile(r"(?<=\$\$)[ \t]*[.,;:!?\"'”’，。；：！？、]+[ \t]*$", re.MULTILINE)
 
 
 def _marks_after_closing(text: str) -> str:
@@ -451,8 +451,7 @@ def _marks_after_closing(text: str) -> str:
     become spaces (same offsets)."""
     if "$$" not in text:
         return text
-    return _CLOSE_THEN_MARK.sub(lambda m: m.group(0)[:m.start(1) - m.start()] +
-                                " " * len(m.group(0)[m.start(1) - m.start():]), text)
+    return _CLOSE_THEN_MARK.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def _scan_markdown(source: Source) -> list[Event]:

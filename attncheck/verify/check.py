@@ -781,6 +781,8 @@ class _Context:
     independence_said: bool = True
     #: where the note says its random vectors are unit vectors (see _unit_vectors)
     unit_vectors: str = ""
+    #: verify's letters and the note's (see _letters), the same for every derivation
+    letters: tuple[tuple[str, str], ...] = ()
     #: the left side of the previous display's first step (∂ log p_i/∂z_i): a step that
     #: writes it again by another index is likely its other case (see _other_case_of)
     before: Expr | None = None
@@ -2547,7 +2549,8 @@ def check_source(source: Source, fmt: Format, settings: Settings = Settings()) -
                    independence_said=reading.independence_said,
                    unit_vectors=reading.unit_vectors,
                    example_label=_example_label(reading.blocks, reading.notation),
-                   example_scores=_example_scores(reading.blocks, reading.notation))
+                   example_scores=_example_scores(reading.blocks, reading.notation),
+                   letters=_letters(reading.notation))
     by_block = {id(b.math): b for b in reading.blocks}
     model = reading.notation.model()
     results: list[DerivationResult] = []
@@ -2638,18 +2641,14 @@ def _chain(ctx: _Context, chain: Chain, number: int, blk: _Block, model: Model,
         conclusion = claims[-1]
     loc = _loc(ctx, first.lhs) if first.lhs.end > first.lhs.start else _loc(ctx, first.rhs)
     return DerivationResult(number, loc, blk.title, model, declared, tuple(steps), conclusion,
-                            _letters(ctx.notation))
+                            ctx.letters)
 
 
 def _letters(notation: Notation | None) -> tuple[tuple[str, str], ...]:
     """(verify's letter, the note's) for the softmax's letters the note names its own way."""
     if notation is None:
         return ()
-    back: dict[str, str] = {}
-    for note_letter, convention in notation.rename.items():
-        if convention in ("x", "y", "t") and len(note_letter) == 1 and note_letter.isalpha():
-            back.setdefault(convention, note_letter)
-    return tuple(sorted(back.items()))
+    return tuple((c, notation.written(c)) for c in ("t", "x", "y") if notation.written(c) != c)
 
 
 def _chain_variable(chain: Chain, upto: int | None = None) -> Expr | None:

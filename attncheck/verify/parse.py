@@ -2777,8 +2777,8 @@ class _Build(Transformer_NonRecursive):
             raise ParseProblem(f"{word} needs its argument in parentheses", _where(meta))
         if word in ("max", "min") and ss is not None and "sub" in ss and "sup" not in ss:
             return _Fn(word)  # \max_k z_k: the largest entry (applied to what follows)
-        if word in ("softmax", "Softmax", "softMax") and _softmax_entry(ss) is not None:
-            return _softmax_entry(ss)  # \mathrm{softmax}_j: the output's entry j
+        if word in ("softmax", "Softmax", "softMax") and (entry := _softmax_entry(ss)) is not None:
+            return entry  # \mathrm{softmax}_j: the output's entry j
         if word in _OPTIMIZERS:
             raise ParseProblem(f"{word} (an optimisation or a limit, not a value) is not "
                                "checked", _where(meta))
